@@ -1,0 +1,90 @@
+#include "daemon/seccomp.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <thread>
+
+namespace gcushare {
+namespace {
+
+// Exit codes the confined child reports.
+constexpr int kConfineFailed = 10;
+constexpr int kForbiddenSucceeded = 11;
+constexpr int kWrongErrno = 12;
+constexpr int kAllowedFailed = 13;
+
+// Forks a child that confines itself to `allowed`, then runs `body`, whose
+// return value becomes the child's exit code.
+template <typename Body>
+int RunConfined(const std::vector<std::string>& allowed, Body body) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (!ConfineToSyscalls(allowed).ok()) _exit(kConfineFailed);
+    _exit(body());
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status)) return -WTERMSIG(status);
+  return WEXITSTATUS(status);
+}
+
+TEST(SeccompTest, ForbiddenSyscallFailsWithEperm) {
+  int code = RunConfined(BaselineSyscalls(), [] {
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd >= 0) return kForbiddenSucceeded;
+    return errno == EPERM ? 0 : kWrongErrno;
+  });
+  EXPECT_EQ(code, 0);
+}
+
+TEST(SeccompTest, AllowListedSyscallsStillWork) {
+  int code = RunConfined(BaselineSyscalls(), [] {
+    // Files, memory and threads keep working.
+    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return kAllowedFailed;
+    char buf[64];
+    if (read(fd, buf, sizeof(buf)) <= 0) return kAllowedFailed;
+    close(fd);
+    bool ran = false;
+    std::thread t([&] { ran = true; });
+    t.join();
+    return ran ? 0 : kAllowedFailed;
+  });
+  EXPECT_EQ(code, 0);
+}
+
+TEST(SeccompTest, NetworkListAllowsSockets) {
+  std::vector<std::string> allowed = BaselineSyscalls();
+  for (auto& s : NetworkSyscalls()) allowed.push_back(s);
+  int code = RunConfined(allowed, [] {
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd < 0) return kAllowedFailed;
+    close(fd);
+    return 0;
+  });
+  EXPECT_EQ(code, 0);
+}
+
+TEST(SeccompTest, ExecIsForbiddenByBaseline) {
+  int code = RunConfined(BaselineSyscalls(), [] {
+    char* argv[] = {const_cast<char*>("/bin/true"), nullptr};
+    execv("/bin/true", argv);
+    return errno == EPERM ? 0 : kWrongErrno;
+  });
+  EXPECT_EQ(code, 0);
+}
+
+TEST(SeccompTest, UnknownNamesAreSkipped) {
+  std::vector<std::string> allowed = BaselineSyscalls();
+  allowed.push_back("no_such_syscall_anywhere");
+  int code = RunConfined(allowed, [] { return 0; });
+  EXPECT_EQ(code, 0);
+}
+
+}  // namespace
+}  // namespace gcushare

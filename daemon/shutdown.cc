@@ -1,0 +1,104 @@
+#include "daemon/shutdown.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+namespace gcushare {
+namespace {
+
+sigset_t ShutdownSignals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  return set;
+}
+
+}  // namespace
+
+ShutdownSignal::ShutdownSignal() {
+  sigset_t set = ShutdownSignals();
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  waiter_ = std::thread([this] { Run(); });
+}
+
+ShutdownSignal::~ShutdownSignal() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  // Wake sigwait() with a signal aimed at the waiter thread only.
+  pthread_kill(waiter_.native_handle(), SIGTERM);
+  waiter_.join();
+}
+
+void ShutdownSignal::Run() {
+  sigset_t set = ShutdownSignals();
+  for (;;) {
+    int signo = 0;
+    if (sigwait(&set, &signo) != 0) continue;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stopping_) return;
+      if (requested_) {
+        // Second signal: the operator wants the process gone now.
+        static const char kMsg[] = "second signal: exiting immediately\n";
+        (void)!write(STDERR_FILENO, kMsg, sizeof(kMsg) - 1);
+        _exit(128 + signo);
+      }
+    }
+    Fire(signo);
+  }
+}
+
+void ShutdownSignal::Fire(int signo) {
+  std::vector<std::function<void()>> callbacks;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (requested_) return;
+    requested_ = true;
+    signo_ = signo;
+    callbacks.swap(callbacks_);
+  }
+  cv_.notify_all();
+  for (auto& callback : callbacks) callback();
+}
+
+void ShutdownSignal::OnShutdown(std::function<void()> callback) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!requested_) {
+      callbacks_.push_back(std::move(callback));
+      return;
+    }
+  }
+  callback();
+}
+
+void ShutdownSignal::Trigger() { Fire(0); }
+
+bool ShutdownSignal::Requested() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return requested_;
+}
+
+int ShutdownSignal::SignalNumber() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return signo_;
+}
+
+void ShutdownSignal::Wait() {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [this] { return requested_; });
+}
+
+bool ShutdownSignal::WaitFor(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(mu_);
+  return cv_.wait_for(lock, timeout, [this] { return requested_; });
+}
+
+}  // namespace gcushare

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what GCUShare needs, then builds and runs every test.
+# Ends with one line "N passed, N failed" counted from Bazel's per-target
+# results; exits non-zero when anything failed or did not build.
+# Extra arguments go to `bazel test` (e.g. a narrower target pattern).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
+
+targets=("$@")
+((${#targets[@]} == 0)) && targets=("//...")
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+bazel test --keep_going --test_summary=short "${targets[@]}" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+
+# Per-target lines look like "//cdi:writer_test   (cached) PASSED in 0.2s".
+passed=$(grep -cE '^//[^ ]+ +(\(cached\) )?PASSED' "$log")
+failed=$(grep -cE '^//[^ ]+ +(\(cached\) )?(FAILED|TIMEOUT|FLAKY|NO STATUS|INCOMPLETE|REMOTE FAILURE)' "$log")
+if ((rc != 0 && failed == 0)); then
+  # Bazel failed before any test could report (analysis or build error).
+  echo "bazel test exited with $rc before tests reported; see above" >&2
+  failed=1
+fi
+echo "${passed} passed, ${failed} failed"
+((rc == 0 && failed == 0))
