@@ -41,6 +41,8 @@ std::string_view StatusCodeName(StatusCode code) {
       return "UNAVAILABLE";
     case StatusCode::kDataLoss:
       return "DATA_LOSS";
+    case StatusCode::kUnauthenticated:
+      return "UNAUTHENTICATED";
   }
   return "UNKNOWN";
 }
@@ -62,7 +64,7 @@ Status Status::WithContext(std::string_view context) const {
   std::string message(context);
   message += ": ";
   message += message_;
-  return Status(code_, std::move(message));
+  return Status(code_, std::move(message)).WithHttpCode(http_code_);
 }
 
 std::ostream& operator<<(std::ostream& os, const Status& status) {
@@ -107,6 +109,10 @@ Status OutOfRangeError(std::string m) {
 }
 Status DataLossError(std::string m) {
   return Status(StatusCode::kDataLoss, std::move(m));
+}
+
+Status UnauthenticatedError(std::string m) {
+  return Status(StatusCode::kUnauthenticated, std::move(m));
 }
 
 Status ErrnoToStatus(int errnum, std::string_view context) {

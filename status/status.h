@@ -37,6 +37,7 @@ enum class StatusCode {
   kInternal = 13,
   kUnavailable = 14,
   kDataLoss = 15,
+  kUnauthenticated = 16,
 };
 
 // "INVALID_ARGUMENT" etc.
@@ -51,6 +52,15 @@ class [[nodiscard]] Status {
   StatusCode code() const { return code_; }
   const std::string& message() const { return message_; }
 
+  // The HTTP status of the response that produced this error (e.g. 409 or
+  // 410 from the API server), or 0 when no HTTP response did.
+  int http_code() const { return http_code_; }
+  Status WithHttpCode(int http_code) const {
+    Status copy = *this;
+    if (!ok()) copy.http_code_ = http_code;
+    return copy;
+  }
+
   // "NOT_FOUND: no such card" or "OK".
   std::string ToString() const;
 
@@ -58,12 +68,14 @@ class [[nodiscard]] Status {
   Status WithContext(std::string_view context) const;
 
   friend bool operator==(const Status& a, const Status& b) {
-    return a.code_ == b.code_ && a.message_ == b.message_;
+    return a.code_ == b.code_ && a.message_ == b.message_ &&
+           a.http_code_ == b.http_code_;
   }
 
  private:
   StatusCode code_ = StatusCode::kOk;
   std::string message_;
+  int http_code_ = 0;
 };
 
 std::ostream& operator<<(std::ostream& os, const Status& status);
@@ -82,6 +94,7 @@ Status DeadlineExceededError(std::string message);
 Status AbortedError(std::string message);
 Status OutOfRangeError(std::string message);
 Status DataLossError(std::string message);
+Status UnauthenticatedError(std::string message);
 
 // Status from errno: ENOENT -> kNotFound, EACCES/EPERM -> kPermissionDenied,
 // and so on. The message is "<context>: <strerror(errnum)>".

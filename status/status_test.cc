@@ -34,6 +34,13 @@ TEST(StatusTest, WithContextPrefixesErrorsOnly) {
   EXPECT_TRUE(OkStatus().WithContext("file x").ok());
 }
 
+TEST(StatusTest, HttpCodeTravelsWithContext) {
+  Status s = AbortedError("conflict").WithHttpCode(409).WithContext("bind");
+  EXPECT_EQ(s.http_code(), 409);
+  EXPECT_EQ(s.message(), "bind: conflict");
+  EXPECT_EQ(OkStatus().WithHttpCode(500).http_code(), 0);
+}
+
 TEST(StatusTest, ErrnoMapping) {
   EXPECT_EQ(ErrnoToStatus(ENOENT, "open /x").code(), StatusCode::kNotFound);
   EXPECT_EQ(ErrnoToStatus(EACCES, "open /x").code(),
