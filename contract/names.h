@@ -8,14 +8,31 @@
 
 namespace gcushare::contract {
 
-// CDI: the kind of our devices, and where the spec goes by default.
-inline constexpr std::string_view kCdiVendor = "enflame.com";
-inline constexpr std::string_view kCdiClass = "gcu";
-inline constexpr std::string_view kCdiKind = "enflame.com/gcu";
-inline constexpr std::string_view kCdiAllDevice = "all";
-inline constexpr std::string_view kCdiSpecBaseName = "enflame.com-gcu";
-inline constexpr std::string_view kCdiDynamicDir = "/var/run/cdi";
-inline constexpr std::string_view kCdiStaticDir = "/etc/cdi";
+// Resources.
+inline constexpr std::string_view kResourceMemory = "enflame.com/gcu-memory";
+inline constexpr std::string_view kResourceCount = "enflame.com/gcu-count";
+
+// Node label that selects sharing nodes.
+inline constexpr std::string_view kSharingNodeLabel = "enflame.com/gcushare";
+inline constexpr std::string_view kSharingNodeLabelValue = "true";
+
+// Node annotations written by the device plugin.
+inline constexpr std::string_view kNodeMemoryUnit =
+    "enflame.com/gcu-memory-unit";
+inline constexpr std::string_view kNodeDevices = "enflame.com/gcu-devices";
+
+// Pod annotations written by the extender at bind (values are strings).
+inline constexpr std::string_view kPodDeviceId = "enflame.com/gcu-device-id";
+inline constexpr std::string_view kPodDeviceMemory =
+    "enflame.com/gcu-device-memory";
+inline constexpr std::string_view kPodMemoryRequest =
+    "enflame.com/gcu-device-memory-request";
+inline constexpr std::string_view kPodAssignTime =
+    "enflame.com/gcu-device-assign-time";
+inline constexpr std::string_view kPodAssigned =
+    "enflame.com/gcu-device-assigned";
+inline constexpr std::string_view kPodContainerDevices =
+    "enflame.com/gcu-container-devices";
 
 // Environment injected into each container that asked for a card.
 inline constexpr std::string_view kEnvVisibleDevices =
@@ -25,6 +42,28 @@ inline constexpr std::string_view kEnvMemoryLimitMb =
 inline constexpr std::string_view kEnvMemoryTotalMb =
     "GCUSHARE_MEMORY_TOTAL_MB";
 inline constexpr std::string_view kEnvMemoryUnit = "GCUSHARE_MEMORY_UNIT";
+
+// CDI: the kind of our devices, and where the spec goes by default.
+inline constexpr std::string_view kCdiVendor = "enflame.com";
+inline constexpr std::string_view kCdiClass = "gcu";
+inline constexpr std::string_view kCdiKind = "enflame.com/gcu";
+inline constexpr std::string_view kCdiAllDevice = "all";
+inline constexpr std::string_view kCdiSpecBaseName = "enflame.com-gcu";
+inline constexpr std::string_view kCdiDynamicDir = "/var/run/cdi";
+inline constexpr std::string_view kCdiStaticDir = "/etc/cdi";
+// Device-plugin annotation form: "cdi.k8s.io/<plugin>_<device>".
+inline constexpr std::string_view kCdiAnnotationPrefix = "cdi.k8s.io/";
+
+// Component names (log files, events, --version).
+inline constexpr std::string_view kExtenderName = "gcushare-scheduler-extender";
+inline constexpr std::string_view kDevicePluginName = "gcushare-device-plugin";
+inline constexpr std::string_view kNriPluginName = "gcushare-nri-plugin";
+inline constexpr std::string_view kConfigManagerName =
+    "gcushare-config-manager";
+
+// Extender HTTP API.
+inline constexpr int kExtenderDefaultPort = 32766;
+inline constexpr std::string_view kExtenderPathPrefix = "/gcushare-scheduler";
 
 }  // namespace gcushare::contract
 

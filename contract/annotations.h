@@ -1,0 +1,72 @@
+// Codecs for the annotations of DESIGN.md: what the extender writes on a pod
+// at bind (CardAssignment) and what the device plugin publishes on its node
+// (NodeCard list). Pure functions; the JSON shapes and string forms are the
+// contract, so every component encodes and decodes through here.
+#ifndef GCUSHARE_CONTRACT_ANNOTATIONS_H_
+#define GCUSHARE_CONTRACT_ANNOTATIONS_H_
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "status/status.h"
+
+namespace gcushare::contract {
+
+// The pod annotations written at bind.
+struct CardAssignment {
+  std::vector<uint32_t> cards;     // gcu-device-id: "0", or "2,3" (whole).
+  uint64_t card_memory_units = 0;  // gcu-device-memory
+  uint64_t request_units = 0;      // gcu-device-memory-request
+  int64_t assign_time_ns = 0;      // gcu-device-assign-time
+  bool assigned = false;           // gcu-device-assigned
+  // gcu-container-devices: container name -> card indexes.
+  std::map<std::string, std::vector<uint32_t>> container_cards;
+
+  friend bool operator==(const CardAssignment&,
+                         const CardAssignment&) = default;
+};
+
+// All six annotations as strings.
+std::map<std::string, std::string> EncodeAssignment(const CardAssignment& a);
+
+// Reads the assignment from a pod's metadata.annotations object (or null).
+// std::nullopt when the pod carries no gcu-device-id (not assigned by us);
+// InvalidArgument naming the annotation when one is malformed.
+StatusOr<std::optional<CardAssignment>> DecodeAssignment(
+    const nlohmann::json& annotations);
+
+// The cards a container gets: its gcu-container-devices entry, else (older
+// writers, memory pods) every card of gcu-device-id. NotFound when the
+// container is not listed and the pod has container entries (it asked for
+// nothing).
+StatusOr<std::vector<uint32_t>> CardsForContainer(const CardAssignment& a,
+                                                  std::string_view container);
+
+// "2,3" <-> {2, 3}. Parsing rejects empty items, signs and non-digits.
+std::string JoinCardList(const std::vector<uint32_t>& cards);
+StatusOr<std::vector<uint32_t>> ParseCardList(std::string_view text);
+
+// One card as published in the node annotation enflame.com/gcu-devices.
+struct NodeCard {
+  uint32_t index = 0;
+  std::string uuid;
+  uint64_t memory_units = 0;
+  bool healthy = true;
+  std::optional<int> numa;
+
+  friend bool operator==(const NodeCard&, const NodeCard&) = default;
+};
+
+// JSON array text: [{"index":0,"uuid":"...","memory":160,"healthy":true,
+// "numa":0}, ...] ("numa" omitted when unknown).
+std::string EncodeNodeCards(const std::vector<NodeCard>& cards);
+StatusOr<std::vector<NodeCard>> DecodeNodeCards(std::string_view text);
+
+}  // namespace gcushare::contract
+
+#endif  // GCUSHARE_CONTRACT_ANNOTATIONS_H_

@@ -1,0 +1,108 @@
+#include "contract/pod_request.h"
+
+#include <algorithm>
+#include <string_view>
+
+#include "contract/names.h"
+#include "contract/quantity.h"
+
+namespace gcushare::contract {
+namespace {
+
+// The container's amount of `resource`: limits first, then requests.
+StatusOr<uint64_t> Amount(const nlohmann::json& container,
+                          std::string_view resource, const std::string& who) {
+  const auto resources = container.find("resources");
+  if (resources == container.end() || !resources->is_object()) return 0;
+  for (const char* field : {"limits", "requests"}) {
+    const auto map = resources->find(field);
+    if (map == resources->end() || !map->is_object()) continue;
+    const auto value = map->find(std::string(resource));
+    if (value == map->end()) continue;
+    std::string text;
+    if (value->is_string()) {
+      text = value->get<std::string>();
+    } else if (value->is_number_unsigned() || value->is_number_integer()) {
+      text = value->dump();
+    } else {
+      return InvalidArgumentError(who + ": " + std::string(resource) +
+                                  " is not a quantity");
+    }
+    StatusOr<uint64_t> parsed = ParseIntegerQuantity(text);
+    if (!parsed.ok()) {
+      return parsed.status().WithContext(who + " " + std::string(resource));
+    }
+    return *parsed;
+  }
+  return 0;
+}
+
+StatusOr<std::vector<ContainerRequest>> ReadContainers(
+    const nlohmann::json& spec, const char* field, bool init) {
+  std::vector<ContainerRequest> out;
+  const auto list = spec.find(field);
+  if (list == spec.end() || list->is_null()) return out;
+  if (!list->is_array()) {
+    return InvalidArgumentError(std::string("spec.") + field +
+                                " is not a list");
+  }
+  for (const nlohmann::json& c : *list) {
+    if (!c.is_object()) {
+      return InvalidArgumentError(std::string("spec.") + field +
+                                  " holds a non-object");
+    }
+    ContainerRequest r;
+    r.name = c.value("name", "");
+    r.init = init;
+    r.sidecar = init && c.value("restartPolicy", "") == "Always";
+    const std::string who = (init ? "init container " : "container ") +
+                            (r.name.empty() ? "?" : r.name);
+    GCUSHARE_ASSIGN_OR_RETURN(r.memory_units, Amount(c, kResourceMemory, who));
+    GCUSHARE_ASSIGN_OR_RETURN(r.cards, Amount(c, kResourceCount, who));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+uint64_t Effective(const std::vector<ContainerRequest>& init,
+                   const std::vector<ContainerRequest>& app,
+                   uint64_t ContainerRequest::*field) {
+  uint64_t sidecars = 0;
+  uint64_t init_peak = 0;
+  for (const ContainerRequest& c : init) {
+    if (c.sidecar) {
+      sidecars += c.*field;
+      init_peak = std::max(init_peak, sidecars);
+    } else {
+      init_peak = std::max(init_peak, sidecars + c.*field);
+    }
+  }
+  uint64_t running = sidecars;
+  for (const ContainerRequest& c : app) running += c.*field;
+  return std::max(running, init_peak);
+}
+
+}  // namespace
+
+StatusOr<PodRequest> ComputePodRequest(const nlohmann::json& pod) {
+  if (!pod.is_object()) return InvalidArgumentError("pod is not an object");
+  const auto spec = pod.find("spec");
+  if (spec == pod.end() || !spec->is_object()) {
+    return InvalidArgumentError("pod has no spec");
+  }
+  GCUSHARE_ASSIGN_OR_RETURN(auto init,
+                            ReadContainers(*spec, "initContainers", true));
+  GCUSHARE_ASSIGN_OR_RETURN(auto app,
+                            ReadContainers(*spec, "containers", false));
+  PodRequest request;
+  request.memory_units = Effective(init, app, &ContainerRequest::memory_units);
+  request.cards = Effective(init, app, &ContainerRequest::cards);
+  for (auto* list : {&init, &app}) {
+    for (ContainerRequest& c : *list) {
+      if (c.Wants()) request.containers.push_back(std::move(c));
+    }
+  }
+  return request;
+}
+
+}  // namespace gcushare::contract

@@ -1,0 +1,107 @@
+#include "contract/pod_request.h"
+
+#include <gtest/gtest.h>
+
+namespace gcushare::contract {
+namespace {
+
+nlohmann::json Container(const std::string& name, const char* memory,
+                         const char* cards = nullptr,
+                         const char* field = "limits") {
+  nlohmann::json c = {{"name", name}, {"image", "x"}};
+  if (memory) c["resources"][field]["enflame.com/gcu-memory"] = memory;
+  if (cards) c["resources"][field]["enflame.com/gcu-count"] = cards;
+  return c;
+}
+
+nlohmann::json Pod(nlohmann::json containers,
+                   nlohmann::json init = nlohmann::json()) {
+  nlohmann::json pod = {{"metadata", {{"name", "p"}}},
+                        {"spec", {{"containers", containers}}}};
+  if (!init.is_null()) pod["spec"]["initContainers"] = init;
+  return pod;
+}
+
+TEST(PodRequestTest, SingleContainer) {
+  auto r = ComputePodRequest(Pod({Container("main", "4")}));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->memory_units, 4u);
+  EXPECT_EQ(r->cards, 0u);
+  ASSERT_EQ(r->containers.size(), 1u);
+  EXPECT_EQ(r->containers[0].name, "main");
+}
+
+TEST(PodRequestTest, MultiContainerSumsAndListsOnlyAskers) {
+  auto r = ComputePodRequest(
+      Pod({Container("a", "4"), Container("b", nullptr), Container("c", "8")}));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->memory_units, 12u);
+  ASSERT_EQ(r->containers.size(), 2u);
+  EXPECT_EQ(r->containers[0].name, "a");
+  EXPECT_EQ(r->containers[1].name, "c");
+}
+
+TEST(PodRequestTest, RequestsUsedWhenNoLimits) {
+  auto r = ComputePodRequest(Pod({Container("a", "40", nullptr, "requests")}));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->memory_units, 40u);
+}
+
+TEST(PodRequestTest, InitContainerTakesMaxNotSum) {
+  // max(sum(app)=6, max(init)=10) = 10.
+  auto r = ComputePodRequest(Pod({Container("a", "2"), Container("b", "4")},
+                                 {Container("init", "10")}));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->memory_units, 10u);
+  ASSERT_EQ(r->containers.size(), 3u);
+  EXPECT_TRUE(r->containers[0].init);
+  // Smaller init: the app sum wins.
+  r = ComputePodRequest(Pod({Container("a", "8")}, {Container("init", "3")}));
+  EXPECT_EQ(r->memory_units, 8u);
+}
+
+TEST(PodRequestTest, SidecarsAddToAppsAndLaterInits) {
+  nlohmann::json sidecar = Container("proxy", "2");
+  sidecar["restartPolicy"] = "Always";
+  // init order: sidecar(2), init(5) -> peak 7; running: 2 + app 3 = 5.
+  auto r = ComputePodRequest(
+      Pod({Container("app", "3")}, {sidecar, Container("setup", "5")}));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->memory_units, 7u);
+  EXPECT_TRUE(r->containers[0].sidecar);
+  // Init before the sidecar does not see it: peak max(5, 2) = 5; running 5.
+  r = ComputePodRequest(
+      Pod({Container("app", "4")}, {Container("setup", "5"), sidecar}));
+  EXPECT_EQ(r->memory_units, 6u);
+}
+
+TEST(PodRequestTest, WholeCardsAndMixed) {
+  auto r = ComputePodRequest(Pod({Container("a", nullptr, "2")}));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->cards, 2u);
+  EXPECT_FALSE(r->Mixed());
+  r = ComputePodRequest(
+      Pod({Container("a", "4"), Container("b", nullptr, "1")}));
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->Mixed());
+}
+
+TEST(PodRequestTest, NoGcuRequest) {
+  auto r = ComputePodRequest(Pod({Container("a", nullptr)}));
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(r->Wants());
+  EXPECT_TRUE(r->containers.empty());
+}
+
+TEST(PodRequestTest, BadQuantityNamesContainerAndResource) {
+  auto r = ComputePodRequest(Pod({Container("main", "1.5")}));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("container main enflame.com/gcu-memory"),
+            std::string::npos)
+      << r.status();
+  EXPECT_FALSE(ComputePodRequest(nlohmann::json::array()).ok());
+  EXPECT_FALSE(ComputePodRequest(nlohmann::json{{"spec", 3}}).ok());
+}
+
+}  // namespace
+}  // namespace gcushare::contract
