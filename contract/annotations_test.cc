@@ -92,8 +92,8 @@ TEST(NodeCardsTest, EncodesDesignShape) {
                                  {1, "GCU-2", 160, false, std::nullopt}};
   EXPECT_EQ(
       EncodeNodeCards(cards),
-      R"([{"healthy":true,"index":0,"memory":160,"numa":0,"uuid":"GCU-1"},)"
-      R"({"healthy":false,"index":1,"memory":160,"uuid":"GCU-2"}])");
+      R"([{"index":0,"uuid":"GCU-1","memory":160,"healthy":true,"numa":0},)"
+      R"({"index":1,"uuid":"GCU-2","memory":160,"healthy":false}])");
   auto decoded = DecodeNodeCards(EncodeNodeCards(cards));
   ASSERT_TRUE(decoded.ok()) << decoded.status();
   EXPECT_EQ(*decoded, cards);
