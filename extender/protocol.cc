@@ -1,0 +1,196 @@
+#include "extender/protocol.h"
+
+#include <cctype>
+
+namespace gcushare::extender {
+namespace {
+
+bool EqualFold(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+StatusOr<nlohmann::json> ParseObject(std::string_view body,
+                                     std::string_view what) {
+  if (body.empty()) {
+    return InvalidArgumentError(std::string(what) + ": empty body");
+  }
+  nlohmann::json parsed = nlohmann::json::parse(body, nullptr, false);
+  if (parsed.is_discarded()) {
+    return InvalidArgumentError(std::string(what) + ": malformed JSON");
+  }
+  if (!parsed.is_object()) {
+    return InvalidArgumentError(std::string(what) + ": not a JSON object");
+  }
+  return parsed;
+}
+
+// A string field; absent or null gives "".
+StatusOr<std::string> StringField(const nlohmann::json& object,
+                                  std::string_view key) {
+  const nlohmann::json* value = FindField(object, key);
+  if (value == nullptr || value->is_null()) return std::string();
+  if (!value->is_string()) {
+    return InvalidArgumentError(std::string(key) + " is not a string");
+  }
+  return value->get<std::string>();
+}
+
+}  // namespace
+
+const nlohmann::json* FindField(const nlohmann::json& object,
+                                std::string_view key) {
+  if (!object.is_object()) return nullptr;
+  auto exact = object.find(std::string(key));
+  if (exact != object.end()) return &*exact;
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    if (EqualFold(it.key(), key)) return &it.value();
+  }
+  return nullptr;
+}
+
+std::vector<std::string> ExtenderArgs::CandidateNames() const {
+  if (node_names.has_value()) return *node_names;
+  std::vector<std::string> names;
+  if (nodes.has_value()) {
+    for (const nlohmann::json& node : *nodes) {
+      const nlohmann::json* metadata = FindField(node, "metadata");
+      const nlohmann::json* name =
+          metadata != nullptr ? FindField(*metadata, "name") : nullptr;
+      names.push_back(name != nullptr && name->is_string()
+                          ? name->get<std::string>()
+                          : std::string());
+    }
+  }
+  return names;
+}
+
+StatusOr<ExtenderArgs> ParseExtenderArgs(std::string_view body) {
+  GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json parsed,
+                            ParseObject(body, "ExtenderArgs"));
+  ExtenderArgs args;
+  const nlohmann::json* pod = FindField(parsed, "Pod");
+  if (pod == nullptr || !pod->is_object()) {
+    return InvalidArgumentError("ExtenderArgs: Pod missing or not an object");
+  }
+  args.pod = *pod;
+
+  const nlohmann::json* nodes = FindField(parsed, "Nodes");
+  if (nodes != nullptr && !nodes->is_null()) {
+    const nlohmann::json* items =
+        nodes->is_object() ? FindField(*nodes, "items") : nullptr;
+    if (items == nullptr || !(items->is_array() || items->is_null())) {
+      return InvalidArgumentError(
+          "ExtenderArgs: Nodes is not a NodeList with items");
+    }
+    std::vector<nlohmann::json> list;
+    if (items->is_array()) {
+      for (const nlohmann::json& node : *items) {
+        if (!node.is_object()) {
+          return InvalidArgumentError(
+              "ExtenderArgs: Nodes.items holds a "
+              "non-object");
+        }
+        list.push_back(node);
+      }
+    }
+    args.nodes = std::move(list);
+  }
+
+  const nlohmann::json* names = FindField(parsed, "NodeNames");
+  if (names != nullptr && !names->is_null()) {
+    if (!names->is_array()) {
+      return InvalidArgumentError("ExtenderArgs: NodeNames is not a list");
+    }
+    std::vector<std::string> list;
+    for (const nlohmann::json& name : *names) {
+      if (!name.is_string()) {
+        return InvalidArgumentError(
+            "ExtenderArgs: NodeNames holds a non-string");
+      }
+      list.push_back(name.get<std::string>());
+    }
+    args.node_names = std::move(list);
+  }
+  if (!args.nodes.has_value() && !args.node_names.has_value()) {
+    return InvalidArgumentError(
+        "ExtenderArgs: neither Nodes nor NodeNames given");
+  }
+  return args;
+}
+
+std::string EncodeFilterResult(const ExtenderArgs& args,
+                               const FilterResult& result) {
+  nlohmann::ordered_json out;
+  if (args.node_names.has_value() || !args.nodes.has_value()) {
+    out["Nodes"] = nullptr;
+    out["NodeNames"] = result.passed;
+  } else {
+    // Return the Node objects the scheduler sent, in its order.
+    std::map<std::string, bool> pass;
+    for (const std::string& name : result.passed) pass[name] = true;
+    nlohmann::json items = nlohmann::json::array();
+    std::vector<std::string> names = args.CandidateNames();
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (pass.count(names[i])) items.push_back((*args.nodes)[i]);
+    }
+    out["Nodes"] = {{"metadata", nlohmann::json::object()}, {"items", items}};
+    out["NodeNames"] = nullptr;
+  }
+  out["FailedNodes"] = result.failed;
+  out["FailedAndUnresolvableNodes"] = result.failed_unresolvable;
+  out["Error"] = result.error;
+  return out.dump();
+}
+
+std::string EncodeFilterError(std::string_view error) {
+  nlohmann::ordered_json out;
+  out["Nodes"] = nullptr;
+  out["NodeNames"] = nullptr;
+  out["FailedNodes"] = nullptr;
+  out["Error"] = error;
+  return out.dump();
+}
+
+std::string EncodeHostPriorityList(
+    const std::vector<std::pair<std::string, int64_t>>& scores) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& [host, score] : scores) {
+    nlohmann::ordered_json entry;
+    entry["Host"] = host;
+    entry["Score"] = score;
+    out.push_back(std::move(entry));
+  }
+  return out.dump();
+}
+
+StatusOr<BindingArgs> ParseBindingArgs(std::string_view body) {
+  GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json parsed,
+                            ParseObject(body, "ExtenderBindingArgs"));
+  BindingArgs args;
+  GCUSHARE_ASSIGN_OR_RETURN(args.pod_name, StringField(parsed, "PodName"));
+  GCUSHARE_ASSIGN_OR_RETURN(args.pod_namespace,
+                            StringField(parsed, "PodNamespace"));
+  GCUSHARE_ASSIGN_OR_RETURN(args.pod_uid, StringField(parsed, "PodUID"));
+  GCUSHARE_ASSIGN_OR_RETURN(args.node, StringField(parsed, "Node"));
+  if (args.pod_name.empty() || args.node.empty()) {
+    return InvalidArgumentError(
+        "ExtenderBindingArgs: PodName and Node are required");
+  }
+  if (args.pod_namespace.empty()) args.pod_namespace = "default";
+  return args;
+}
+
+std::string EncodeBindingResult(std::string_view error) {
+  nlohmann::ordered_json out;
+  out["Error"] = error;
+  return out.dump();
+}
+
+}  // namespace gcushare::extender

@@ -1,0 +1,85 @@
+// The kube-scheduler extender wire protocol (PROTOCOLS.md section 2): parse
+// what kube-scheduler sends, encode what it reads.
+//
+// kube-scheduler's Go types have no json tags, so it sends the Go field names
+// (`Pod`, `Nodes`, `NodeNames`, `PodName`, ...) and decodes replies with
+// case-insensitive key matching. We parse keys the way Go's encoding/json
+// does (exact match first, then case-insensitive) and always reply with the
+// capitalised names.
+//
+// Pure functions; thread-compatible. Errors are InvalidArgument with a
+// message fit for an HTTP 400 body.
+#ifndef GCUSHARE_EXTENDER_PROTOCOL_H_
+#define GCUSHARE_EXTENDER_PROTOCOL_H_
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "status/status.h"
+
+namespace gcushare::extender {
+
+// Filter and prioritize request (ExtenderArgs).
+struct ExtenderArgs {
+  nlohmann::json pod;  // The full v1 Pod.
+  // nodeCacheCapable=false: the full Node objects (Nodes.items).
+  std::optional<std::vector<nlohmann::json>> nodes;
+  // nodeCacheCapable=true: the candidate node names.
+  std::optional<std::vector<std::string>> node_names;
+
+  // The candidate names, whichever form was sent.
+  std::vector<std::string> CandidateNames() const;
+};
+
+StatusOr<ExtenderArgs> ParseExtenderArgs(std::string_view body);
+
+// Filter reply (ExtenderFilterResult).
+struct FilterResult {
+  // Nodes that pass, by name. When the request carried full nodes, the reply
+  // carries the matching Node objects (from `args`) instead of names.
+  std::vector<std::string> passed;
+  std::map<std::string, std::string> failed;
+  std::map<std::string, std::string> failed_unresolvable;
+  std::string error;
+};
+
+// Encodes `result` in the form that matches the request: NodeNames for
+// nodeCacheCapable=true, Nodes {"metadata":{},"items":[...]} otherwise.
+std::string EncodeFilterResult(const ExtenderArgs& args,
+                               const FilterResult& result);
+
+// An error reply (filter fails for this attempt).
+std::string EncodeFilterError(std::string_view error);
+
+// Prioritize reply (HostPriorityList): [{"Host":..., "Score":0..10}, ...].
+std::string EncodeHostPriorityList(
+    const std::vector<std::pair<std::string, int64_t>>& scores);
+
+// Bind request (ExtenderBindingArgs).
+struct BindingArgs {
+  std::string pod_name;
+  std::string pod_namespace;
+  std::string pod_uid;
+  std::string node;
+};
+
+StatusOr<BindingArgs> ParseBindingArgs(std::string_view body);
+
+// Bind reply (ExtenderBindingResult): {"Error":""} on success.
+std::string EncodeBindingResult(std::string_view error);
+
+// The value under `key` in `object`, matched like Go's encoding/json: the
+// exact key if present, else the first key equal ignoring ASCII case; null
+// when absent.
+const nlohmann::json* FindField(const nlohmann::json& object,
+                                std::string_view key);
+
+}  // namespace gcushare::extender
+
+#endif  // GCUSHARE_EXTENDER_PROTOCOL_H_

@@ -1,0 +1,148 @@
+#include "extender/protocol.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "testing/files.h"
+#include "testing/subprocess.h"
+
+namespace gcushare::extender {
+namespace {
+
+using ::gcushare::testing::ReadFileOrEmpty;
+using ::gcushare::testing::RunfilePath;
+
+std::string Capture(const std::string& name) {
+  std::string text = ReadFileOrEmpty(RunfilePath("tests/conformance/" + name));
+  EXPECT_FALSE(text.empty()) << name;
+  return text;
+}
+
+TEST(ProtocolConformanceTest, FilterNodeCacheCapable) {
+  auto args =
+      ParseExtenderArgs(Capture("extender-ncc-true-filter-request-2nodes.raw"));
+  ASSERT_TRUE(args.ok()) << args.status();
+  EXPECT_EQ(args->pod["metadata"]["name"], "gcu-pod-3");
+  EXPECT_FALSE(args->nodes.has_value());
+  ASSERT_TRUE(args->node_names.has_value());
+  // kube-scheduler does not sort the names: keep its order.
+  EXPECT_EQ(*args->node_names,
+            (std::vector<std::string>{"gcu-node-1", "gcu-node-0"}));
+}
+
+TEST(ProtocolConformanceTest, FilterOneNodeAndPrioritize) {
+  auto one =
+      ParseExtenderArgs(Capture("extender-ncc-true-filter-request-1node.raw"));
+  ASSERT_TRUE(one.ok()) << one.status();
+  EXPECT_EQ(one->CandidateNames(), std::vector<std::string>{"gcu-node-0"});
+  auto prio = ParseExtenderArgs(
+      Capture("extender-ncc-true-prioritize-request-2nodes.raw"));
+  ASSERT_TRUE(prio.ok()) << prio.status();
+  EXPECT_EQ(prio->pod["metadata"]["name"], "gcu-pod-2");
+  EXPECT_EQ(prio->CandidateNames(),
+            (std::vector<std::string>{"gcu-node-0", "gcu-node-1"}));
+}
+
+TEST(ProtocolConformanceTest, FilterFullNodes) {
+  for (const char* name : {"extender-ncc-false-filter-2nodes.request.raw",
+                           "extender-ncc-false-prioritize-2nodes.request.raw",
+                           "extender-ncc-false-filter-failall.request.raw"}) {
+    auto args = ParseExtenderArgs(Capture(name));
+    ASSERT_TRUE(args.ok()) << name << ": " << args.status();
+    ASSERT_TRUE(args->nodes.has_value()) << name;
+    EXPECT_FALSE(args->node_names.has_value()) << name;
+    EXPECT_EQ(args->nodes->size(), 2u) << name;
+    auto names = args->CandidateNames();
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{"gcu-node-0", "gcu-node-1"}));
+  }
+}
+
+TEST(ProtocolConformanceTest, Bind) {
+  auto args = ParseBindingArgs(Capture("extender-ncc-true-bind-request.raw"));
+  ASSERT_TRUE(args.ok()) << args.status();
+  EXPECT_EQ(args->pod_name, "gcu-pod-1");
+  EXPECT_EQ(args->pod_namespace, "default");
+  EXPECT_EQ(args->pod_uid, "0ff9e184-bf5f-411f-818c-a46f6ad61806");
+  EXPECT_EQ(args->node, "gcu-node-0");
+}
+
+TEST(ProtocolTest, KeysMatchCaseInsensitively) {
+  auto args = ParseExtenderArgs(
+      R"({"pod":{"metadata":{"name":"p"}},"nodenames":["a"]})");
+  ASSERT_TRUE(args.ok()) << args.status();
+  EXPECT_EQ(*args->node_names, std::vector<std::string>{"a"});
+  auto bind = ParseBindingArgs(
+      R"({"podName":"p","podNamespace":"ns","podUID":"u","node":"n"})");
+  ASSERT_TRUE(bind.ok());
+  EXPECT_EQ(bind->pod_namespace, "ns");
+  // The exact key wins over a case variant, as in Go.
+  auto both = ParseBindingArgs(R"({"node":"x","Node":"y","PodName":"p"})");
+  EXPECT_EQ(both->node, "y");
+}
+
+TEST(ProtocolTest, BadBodiesAreClearErrors) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"", "empty body"},
+      {"{", "malformed JSON"},
+      {"[]", "not a JSON object"},
+      {R"({"NodeNames":["a"]})", "Pod missing"},
+      {R"({"Pod":{}})", "neither Nodes nor NodeNames"},
+      {R"({"Pod":{},"NodeNames":"a"})", "NodeNames is not a list"},
+      {R"({"Pod":{},"NodeNames":[1]})", "non-string"},
+      {R"({"Pod":{},"Nodes":{"items":3}})", "not a NodeList"},
+  };
+  for (const auto& [body, why] : cases) {
+    auto args = ParseExtenderArgs(body);
+    ASSERT_FALSE(args.ok()) << body;
+    EXPECT_EQ(args.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(args.status().message().find(why), std::string::npos)
+        << body << ": " << args.status();
+  }
+  // Truncated capture.
+  std::string raw = Capture("extender-ncc-true-filter-request-2nodes.raw");
+  EXPECT_FALSE(ParseExtenderArgs(raw.substr(0, raw.size() / 2)).ok());
+  EXPECT_FALSE(ParseBindingArgs(R"({"PodName":"p"})").ok());
+  EXPECT_FALSE(ParseBindingArgs(R"({"PodName":1,"Node":"n"})").ok());
+}
+
+TEST(ProtocolTest, EncodeFilterResultByNames) {
+  ExtenderArgs args;
+  args.node_names = std::vector<std::string>{"a", "b"};
+  FilterResult result;
+  result.passed = {"b"};
+  result.failed = {{"a", "insufficient GCU Memory in one gcu device"}};
+  EXPECT_EQ(EncodeFilterResult(args, result),
+            R"({"Nodes":null,"NodeNames":["b"],"FailedNodes":{"a":)"
+            R"("insufficient GCU Memory in one gcu device"},)"
+            R"("FailedAndUnresolvableNodes":{},"Error":""})");
+}
+
+TEST(ProtocolTest, EncodeFilterResultByNodesKeepsObjects) {
+  auto args = ParseExtenderArgs(
+      Capture("extender-ncc-false-filter-2nodes.request.raw"));
+  ASSERT_TRUE(args.ok());
+  FilterResult result;
+  result.passed = {"gcu-node-1"};
+  result.failed = {{"gcu-node-0", "full"}};
+  nlohmann::json out = nlohmann::json::parse(EncodeFilterResult(*args, result));
+  ASSERT_EQ(out["Nodes"]["items"].size(), 1u);
+  EXPECT_EQ(out["Nodes"]["items"][0]["metadata"]["name"], "gcu-node-1");
+  // The whole object goes back, not just its name.
+  EXPECT_TRUE(out["Nodes"]["items"][0].contains("status"));
+  EXPECT_TRUE(out["NodeNames"].is_null());
+}
+
+TEST(ProtocolTest, EncodePrioritizeBindAndError) {
+  EXPECT_EQ(
+      EncodeHostPriorityList({{"gcu-node-0", 3}, {"gcu-node-1", 10}}),
+      R"([{"Host":"gcu-node-0","Score":3},{"Host":"gcu-node-1","Score":10}])");
+  EXPECT_EQ(EncodeBindingResult(""), R"({"Error":""})");
+  EXPECT_EQ(
+      EncodeFilterError("boom"),
+      R"({"Nodes":null,"NodeNames":null,"FailedNodes":null,"Error":"boom"})");
+}
+
+}  // namespace
+}  // namespace gcushare::extender
