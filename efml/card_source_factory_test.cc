@@ -10,11 +10,13 @@
 
 #include "efml/card.h"
 #include "efml/card_source.h"
-#include "efml/scratch_dir.h"
 #include "status/status.h"
+#include "testing/scratch_dir.h"
 
 namespace gcushare::efml {
 namespace {
+
+using ::gcushare::testing::ScratchDir;
 
 using ::testing::HasSubstr;
 

@@ -9,43 +9,24 @@
 #include <utility>
 
 #include "efml/device_numbers.h"
+#include "efml/efml_abi.h"
 
 namespace gcushare::efml {
 namespace {
 
-// Our own declaration of the part of the vendor ABI we use, after the public
-// header (EnflameTechnology/gcu-exporter, vendor/go-eflib/efml/efml.h).
-// efmlReturn_t is a C enum, passed as int.
-using efmlReturn_t = int;
-constexpr efmlReturn_t kEfmlSuccess = 0;
-constexpr size_t kMaxCharBuffLen = 128;  // MAX_CHAR_BUFF_LEN
-
-struct efmlDevMemInfo_t {
-  uint64_t mem_total_size;
-  uint32_t mem_used;
-};
-
-struct efmlDeviceInfo_t {
-  char name[kMaxCharBuffLen];
-  uint32_t vendor_id;
-  uint32_t device_id;
-  uint32_t domain_id;
-  uint32_t bus_id;
-  uint32_t dev_id;
-  uint32_t func_id;
-  uint32_t logic_id;
-};
-
-using EfmlInitFn = efmlReturn_t (*)(bool no_driver);
-using EfmlShutdownFn = void (*)();
-using EfmlGetDevCountFn = efmlReturn_t (*)(uint32_t* dev_count);
-using EfmlGetDevUuidFn = efmlReturn_t (*)(uint32_t dev_idx, char* p_info);
-using EfmlGetDevMemFn = efmlReturn_t (*)(uint32_t dev_idx,
-                                         efmlDevMemInfo_t* p_mem);
-using EfmlGetDevHealthFn = efmlReturn_t (*)(uint32_t dev_idx, bool* health);
-using EfmlGetNumaNodeFn = efmlReturn_t (*)(uint32_t dev_idx, int* numa_node);
-using EfmlGetDevInfoFn = efmlReturn_t (*)(uint32_t dev_idx,
-                                          efmlDeviceInfo_t* p_info);
+using abi::efmlDeviceInfo_t;
+using abi::efmlDevMemInfo_t;
+using abi::EfmlGetDevCountFn;
+using abi::EfmlGetDevHealthFn;
+using abi::EfmlGetDevInfoFn;
+using abi::EfmlGetDevMemFn;
+using abi::EfmlGetDevUuidFn;
+using abi::EfmlGetNumaNodeFn;
+using abi::EfmlInitFn;
+using abi::efmlReturn_t;
+using abi::EfmlShutdownFn;
+constexpr efmlReturn_t kEfmlSuccess = abi::kSuccess;
+constexpr size_t kMaxCharBuffLen = abi::kMaxCharBuffLen;
 
 Status CallFailed(const std::string& call, efmlReturn_t rc) {
   return UnavailableError(call + " failed: " + EfmlReturnCodeName(rc));

@@ -8,11 +8,13 @@
 #include <string>
 
 #include "efml/card.h"
-#include "efml/scratch_dir.h"
 #include "status/status.h"
+#include "testing/scratch_dir.h"
 
 namespace gcushare::efml {
 namespace {
+
+using ::gcushare::testing::ScratchDir;
 
 using ::testing::HasSubstr;
 

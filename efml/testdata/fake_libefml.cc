@@ -18,11 +18,15 @@
 #include <string>
 #include <vector>
 
+#include "efml/efml_abi.h"
+
 namespace {
 
-constexpr int kSuccess = 0;
-constexpr int kUninitialized = 1;
-constexpr int kInvalidArgument = 2;
+using gcushare::efml::abi::efmlDeviceInfo_t;
+using gcushare::efml::abi::efmlDevMemInfo_t;
+using gcushare::efml::abi::kInvalidArgument;
+using gcushare::efml::abi::kSuccess;
+using gcushare::efml::abi::kUninitialized;
 
 struct FakeCard {
   std::string uuid;
@@ -84,22 +88,6 @@ bool Lookup(uint32_t dev_idx, FakeCard& card, int& rc) {
 }  // namespace
 
 extern "C" {
-
-typedef struct {
-  uint64_t mem_total_size;
-  uint32_t mem_used;
-} efmlDevMemInfo_t;
-
-typedef struct {
-  char name[128];
-  uint32_t vendor_id;
-  uint32_t device_id;
-  uint32_t domain_id;
-  uint32_t bus_id;
-  uint32_t dev_id;
-  uint32_t func_id;
-  uint32_t logic_id;
-} efmlDeviceInfo_t;
 
 int EfmlInit(bool no_driver) {
   if (no_driver) return kInvalidArgument;  // We always ask for the driver.

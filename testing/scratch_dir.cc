@@ -1,4 +1,4 @@
-#include "efml/scratch_dir.h"
+#include "testing/scratch_dir.h"
 
 #include <stdlib.h>
 
@@ -8,7 +8,7 @@
 #include <fstream>
 #include <system_error>
 
-namespace gcushare::efml {
+namespace gcushare::testing {
 namespace {
 
 namespace fs = std::filesystem;
@@ -61,4 +61,4 @@ void ScratchDir::Remove(const std::string& relative) {
   if (ec) Die("remove " + Path(relative) + ": " + ec.message());
 }
 
-}  // namespace gcushare::efml
+}  // namespace gcushare::testing

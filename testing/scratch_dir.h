@@ -1,10 +1,10 @@
 // ScratchDir: a temporary directory tree for tests, removed on destruction.
-#ifndef GCUSHARE_EFML_SCRATCH_DIR_H_
-#define GCUSHARE_EFML_SCRATCH_DIR_H_
+#ifndef GCUSHARE_TESTING_SCRATCH_DIR_H_
+#define GCUSHARE_TESTING_SCRATCH_DIR_H_
 
 #include <string>
 
-namespace gcushare::efml {
+namespace gcushare::testing {
 
 // Created under $TEST_TMPDIR (or /tmp) with mkdtemp. Helpers take paths
 // relative to the directory and create missing parent directories. They
@@ -31,6 +31,6 @@ class ScratchDir {
   std::string path_;
 };
 
-}  // namespace gcushare::efml
+}  // namespace gcushare::testing
 
-#endif  // GCUSHARE_EFML_SCRATCH_DIR_H_
+#endif  // GCUSHARE_TESTING_SCRATCH_DIR_H_
