@@ -1,0 +1,77 @@
+// CardAllocator: which card(s) of one node a pod gets, and how good that
+// node is for it. Pure functions over a snapshot of the node's cards.
+//
+// Rules (DESIGN.md):
+// - A shared request of R units fits on ONE healthy card that no whole-card
+//   pod holds and that has R units unclaimed.
+// - A whole-card request of N needs N healthy cards with nothing on them.
+// - Shared and whole-card pods never share a card.
+//
+// Policies:
+// - kBinpack (default) leaves as little memory stranded as possible: it puts
+//   a shared pod on the fitting card it fills best (best fit), prefers cards
+//   already in use over breaking an untouched card, and keeps whole cards
+//   free for whole-card and large requests. Node scores follow the same
+//   order: filling a used card scores 5..10 (fuller is better), breaking an
+//   untouched card 0..4; a whole-card request scores higher where it takes a
+//   larger share of the node's free cards (leaving fewer lone free cards).
+// - kSpread does the opposite: the emptiest card, and nodes with the largest
+//   share of their memory still free afterwards score highest.
+//
+// Thread-compatible; no state.
+#ifndef GCUSHARE_EXTENDER_CARD_ALLOCATOR_H_
+#define GCUSHARE_EXTENDER_CARD_ALLOCATOR_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "status/status.h"
+
+namespace gcushare::extender {
+
+// The reason kube-scheduler shows for a node where no card fits.
+inline constexpr std::string_view kInsufficientMemoryReason =
+    "insufficient GCU Memory in one gcu device";
+
+enum class Policy { kBinpack, kSpread };
+
+// "binpack" / "spread"; anything else is InvalidArgument.
+StatusOr<Policy> ParsePolicy(std::string_view text);
+
+// One card of a node, in the node's memory unit.
+struct CardUsage {
+  uint32_t index = 0;
+  uint64_t total_units = 0;
+  uint64_t used_units = 0;  // Claimed by shared pods.
+  bool healthy = true;
+  bool whole = false;  // Held by a whole-card pod.
+
+  uint64_t Free() const {
+    return used_units >= total_units ? 0 : total_units - used_units;
+  }
+  bool Untouched() const { return used_units == 0 && !whole; }
+};
+
+struct CardRequest {
+  uint64_t memory_units = 0;  // Shared request (pod total).
+  uint32_t cards = 0;         // Whole-card request.
+};
+
+struct Placement {
+  std::vector<uint32_t> cards;  // Card indexes, ascending.
+  int score = 0;                // 0..10 for kube-scheduler's prioritize.
+};
+
+// The placement for `request` on a node with `cards`, or FailedPrecondition
+// whose message is the reason kube-scheduler will show (for shared requests
+// exactly kInsufficientMemoryReason). A request for both memory and cards, or
+// for nothing, is InvalidArgument.
+StatusOr<Placement> Place(const std::vector<CardUsage>& cards,
+                          const CardRequest& request, Policy policy);
+
+}  // namespace gcushare::extender
+
+#endif  // GCUSHARE_EXTENDER_CARD_ALLOCATOR_H_
