@@ -64,8 +64,14 @@ void ShutdownSignal::Fire(int signo) {
     signo_ = signo;
     callbacks.swap(callbacks_);
   }
-  cv_.notify_all();
+  // Waiters wake only after the callbacks ran, so that code after Wait()
+  // sees their effects (servers stopped, state flushed).
   for (auto& callback : callbacks) callback();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    callbacks_done_ = true;
+  }
+  cv_.notify_all();
 }
 
 void ShutdownSignal::OnShutdown(std::function<void()> callback) {
@@ -93,12 +99,12 @@ int ShutdownSignal::SignalNumber() const {
 
 void ShutdownSignal::Wait() {
   std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [this] { return requested_; });
+  cv_.wait(lock, [this] { return callbacks_done_; });
 }
 
 bool ShutdownSignal::WaitFor(std::chrono::milliseconds timeout) {
   std::unique_lock<std::mutex> lock(mu_);
-  return cv_.wait_for(lock, timeout, [this] { return requested_; });
+  return cv_.wait_for(lock, timeout, [this] { return callbacks_done_; });
 }
 
 }  // namespace gcushare

@@ -41,10 +41,11 @@ class ShutdownSignal {
   // The signal that requested shutdown, or 0 (Trigger, or not yet).
   int SignalNumber() const;
 
-  // Blocks until shutdown is requested.
+  // Blocks until shutdown is requested and the callbacks registered before
+  // the request have run.
   void Wait();
-  // Blocks until shutdown is requested or `timeout` passes; returns
-  // Requested().
+  // Like Wait(), but gives up after `timeout`; returns whether shutdown was
+  // requested and its callbacks ran.
   bool WaitFor(std::chrono::milliseconds timeout);
 
  private:
@@ -54,6 +55,7 @@ class ShutdownSignal {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   bool requested_ = false;
+  bool callbacks_done_ = false;  // Set after the request's callbacks ran.
   bool stopping_ = false;  // Destructor is waking the waiter thread.
   int signo_ = 0;
   std::vector<std::function<void()>> callbacks_;

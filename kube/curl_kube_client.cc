@@ -1,0 +1,280 @@
+#include "kube/curl_kube_client.h"
+
+#include <unistd.h>
+
+#include <utility>
+
+#include "kube/api_status.h"
+#include "kube/bearer_auth_http_client.h"
+#include "kube/binding.h"
+#include "kube/event.h"
+#include "kube/json_fields.h"
+#include "kube/url_query.h"
+#include "kube/watch_decoder.h"
+
+namespace gcushare::kube {
+namespace {
+
+std::string Dump(const nlohmann::json& value) {
+  // Replace invalid UTF-8 rather than throw.
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string HostName() {
+  char name[256] = {0};
+  if (gethostname(name, sizeof(name) - 1) != 0) return "unknown";
+  return name;
+}
+
+bool IsSuccess(int code) { return code >= 200 && code < 300; }
+
+}  // namespace
+
+StatusOr<std::unique_ptr<CurlKubeClient>> CurlKubeClient::Create(
+    const ClientConfig& config, const KubeClientOptions& options) {
+  if (config.server.empty()) {
+    return InvalidArgumentError("Kubernetes client: no API server URL");
+  }
+  std::unique_ptr<CurlKubeClient> client(new CurlKubeClient());
+  client->server_ = config.server;
+  while (!client->server_.empty() && client->server_.back() == '/') {
+    client->server_.pop_back();
+  }
+  client->options_ = options;
+  if (client->options_.reporting_instance.empty()) {
+    client->options_.reporting_instance = HostName();
+  }
+  if (options.clock != nullptr) {
+    client->clock_ = options.clock;
+  } else {
+    client->owned_clock_ = std::make_unique<RealClock>();
+    client->clock_ = client->owned_clock_.get();
+  }
+  client->curl_ = std::make_unique<CurlHttpClient>(config.tls, options.http);
+  client->retrying_ = std::make_unique<RetryingHttpClient>(
+      client->curl_.get(), client->clock_, options.retry);
+  client->http_ = client->retrying_.get();
+  if (!config.token_file.empty()) {
+    client->tokens_ = std::make_unique<FileTokenSource>(
+        config.token_file, client->clock_, options.token_refresh_interval,
+        config.token);
+  } else if (!config.token.empty()) {
+    client->tokens_ = std::make_unique<StaticTokenSource>(config.token);
+  }
+  if (client->tokens_ != nullptr) {
+    client->authenticated_ = std::make_unique<BearerAuthHttpClient>(
+        client->retrying_.get(), client->tokens_.get());
+    client->http_ = client->authenticated_.get();
+  }
+  return client;
+}
+
+CurlKubeClient::~CurlKubeClient() = default;
+
+StatusOr<nlohmann::json> CurlKubeClient::Call(
+    std::string method, const std::string& path,
+    const std::optional<nlohmann::json>& body, std::string_view content_type,
+    Cancellation* cancel) {
+  HttpRequest request;
+  request.method = std::move(method);
+  request.url = server_ + path;
+  request.cancel = cancel;
+  if (body.has_value()) {
+    request.body = Dump(*body);
+    request.headers.emplace_back("Content-Type", std::string(content_type));
+  }
+  HttpResult result = http_->Send(request);
+  if (!result.status.ok()) return result.status;
+  const HttpResponse& response = result.response;
+  if (!IsSuccess(response.status_code)) {
+    return StatusFromHttpResponse(response.status_code, response.body);
+  }
+  if (response.body.empty()) return nlohmann::json();
+  nlohmann::json parsed = nlohmann::json::parse(response.body, nullptr,
+                                                /*allow_exceptions=*/false);
+  if (parsed.is_discarded()) {
+    return DataLossError(
+        request.method + " " + request.url + ": HTTP " +
+        std::to_string(response.status_code) +
+        " response is not JSON: " + response.body.substr(0, 120));
+  }
+  return parsed;
+}
+
+StatusOr<nlohmann::json> CurlKubeClient::Get(const Resource& resource,
+                                             std::string_view ns,
+                                             std::string_view name) {
+  return Call("GET", resource.ObjectPath(ns, name), std::nullopt, "", nullptr);
+}
+
+StatusOr<ObjectList> CurlKubeClient::List(const Resource& resource,
+                                          std::string_view ns,
+                                          const ListOptions& options) {
+  ObjectList list;
+  std::string continue_token;
+  do {
+    UrlQuery query;
+    query.AddIfSet("labelSelector", options.label_selector)
+        .AddIfSet("fieldSelector", options.field_selector);
+    if (options.limit > 0) query.Add("limit", std::to_string(options.limit));
+    if (continue_token.empty()) {
+      query.AddIfSet("resourceVersion", options.resource_version);
+    } else {
+      // The token carries the snapshot; resourceVersion must not be set.
+      query.Add("continue", continue_token);
+    }
+    GCUSHARE_ASSIGN_OR_RETURN(
+        nlohmann::json page,
+        Call("GET", resource.CollectionPath(ns) + query.Encode(), std::nullopt,
+             "", options.cancel));
+    if (!page.is_object()) {
+      return DataLossError("list " + resource.DisplayName() +
+                           ": response is not a JSON object");
+    }
+    auto items = page.find("items");
+    if (items != page.end() && items->is_array()) {
+      list.items.reserve(list.items.size() + items->size());
+      for (nlohmann::json& item : *items) list.items.push_back(std::move(item));
+    } else if (items != page.end() && !items->is_null()) {
+      return DataLossError("list " + resource.DisplayName() +
+                           ": \"items\" is not an array");
+    }
+    list.resource_version = ResourceVersionOf(page);
+    continue_token = StringAt(page, {"metadata", "continue"});
+  } while (!continue_token.empty());
+  return list;
+}
+
+Status CurlKubeClient::Watch(const Resource& resource, std::string_view ns,
+                             const WatchOptions& options,
+                             const WatchCallback& callback) {
+  UrlQuery query;
+  query.Add("watch", "true")
+      .AddIfSet("labelSelector", options.label_selector)
+      .AddIfSet("fieldSelector", options.field_selector)
+      .AddIfSet("resourceVersion", options.resource_version);
+  if (options.allow_watch_bookmarks) query.Add("allowWatchBookmarks", "true");
+  if (options.timeout_seconds > 0) {
+    query.Add("timeoutSeconds", std::to_string(options.timeout_seconds));
+  }
+  HttpRequest request;
+  request.url = server_ + resource.CollectionPath(ns) + query.Encode();
+  request.cancel = options.cancel;
+  request.timeout = options.timeout_seconds > 0
+                        ? std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::seconds(options.timeout_seconds) +
+                              options_.watch_timeout_slack)
+                        : std::chrono::milliseconds(0);
+  WatchDecoder decoder;
+  Status decode_error;
+  bool streamed = false;
+  request.on_body = [&](std::string_view bytes) {
+    streamed = true;
+    Status fed = decoder.Feed(bytes, callback);
+    if (fed.ok()) return true;
+    decode_error = fed;
+    return false;
+  };
+  HttpResult result = http_->Send(request);
+  if (!decode_error.ok()) return decode_error;
+  const std::string what = "watch " + resource.DisplayName() +
+                           (ns.empty() ? "" : " in " + std::string(ns));
+  if (!result.status.ok()) {
+    const StatusCode code = result.status.code();
+    if (code == StatusCode::kCancelled ||
+        code == StatusCode::kFailedPrecondition ||
+        code == StatusCode::kUnauthenticated) {
+      return result.status;
+    }
+    return UnavailableError(what +
+                            (streamed ? ": connection lost after " +
+                                            std::to_string(decoder.events()) +
+                                            " events: "
+                                      : ": ") +
+                            result.status.message());
+  }
+  if (!IsSuccess(result.response.status_code)) {
+    return StatusFromHttpResponse(result.response.status_code,
+                                  result.response.body);
+  }
+  return decoder.Finish();
+}
+
+StatusOr<nlohmann::json> CurlKubeClient::Create(const Resource& resource,
+                                                std::string_view ns,
+                                                const nlohmann::json& object) {
+  return Call("POST", resource.CollectionPath(ns), object, "application/json",
+              nullptr);
+}
+
+StatusOr<nlohmann::json> CurlKubeClient::Update(const Resource& resource,
+                                                std::string_view ns,
+                                                const nlohmann::json& object) {
+  const std::string name = NameOf(object);
+  if (name.empty()) {
+    return InvalidArgumentError("update " + resource.DisplayName() +
+                                ": the object has no metadata.name");
+  }
+  return Call("PUT", resource.ObjectPath(ns, name), object, "application/json",
+              nullptr);
+}
+
+Status CurlKubeClient::Delete(const Resource& resource, std::string_view ns,
+                              std::string_view name,
+                              const DeleteOptions& options) {
+  std::optional<nlohmann::json> body;
+  if (!options.uid_precondition.empty() || options.grace_period_seconds >= 0) {
+    body = nlohmann::json{{"kind", "DeleteOptions"}, {"apiVersion", "v1"}};
+    if (!options.uid_precondition.empty()) {
+      (*body)["preconditions"] = {{"uid", options.uid_precondition}};
+    }
+    if (options.grace_period_seconds >= 0) {
+      (*body)["gracePeriodSeconds"] = options.grace_period_seconds;
+    }
+  }
+  return Call("DELETE", resource.ObjectPath(ns, name), body, "application/json",
+              nullptr)
+      .status();
+}
+
+StatusOr<nlohmann::json> CurlKubeClient::Patch(
+    const Resource& resource, std::string_view ns, std::string_view name,
+    PatchType type, const nlohmann::json& patch, std::string_view subresource) {
+  return Call("PATCH", resource.ObjectPath(ns, name, subresource), patch,
+              PatchContentType(type), nullptr);
+}
+
+Status CurlKubeClient::CreateBinding(
+    std::string_view ns, std::string_view pod, std::string_view uid,
+    std::string_view node,
+    const std::map<std::string, std::string>& annotations) {
+  return Call("POST", Resource::Pods().ObjectPath(ns, pod, "binding"),
+              BuildBinding(ns, pod, uid, node, annotations), "application/json",
+              nullptr)
+      .status();
+}
+
+StatusOr<nlohmann::json> CurlKubeClient::CreateEvent(
+    std::string_view ns, const ObjectReference& involved, std::string_view type,
+    std::string_view reason, std::string_view message,
+    std::string_view reporting_component) {
+  EventFields fields;
+  fields.type = std::string(type);
+  fields.reason = std::string(reason);
+  fields.message = std::string(message);
+  fields.reporting_component = std::string(reporting_component);
+  fields.reporting_instance = options_.reporting_instance;
+  const auto now = clock_->Now();
+  const uint64_t unique =
+      static_cast<uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(
+              now.time_since_epoch())
+              .count()) +
+      event_counter_.fetch_add(1);
+  const std::string event_ns = EventNamespace(ns, involved);
+  return Call("POST", Resource::Events().CollectionPath(event_ns),
+              BuildEvent(event_ns, involved, fields, now, unique),
+              "application/json", nullptr);
+}
+
+}  // namespace gcushare::kube

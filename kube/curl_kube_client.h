@@ -1,0 +1,108 @@
+// KubeClient over HTTP(S) with libcurl, for a real kube-apiserver.
+//
+// Create() stacks the transport: CurlHttpClient (TLS, timeouts, streaming)
+// <- RetryingHttpClient (429/5xx/connection errors, backoff honouring
+// Retry-After) <- BearerAuthHttpClient (token from the config, re-read from
+// its file as it rotates and after a 401), and speaks JSON
+// (Accept: application/json).
+//
+// Ownership: the client owns its transport stack and token source; the
+// clock in KubeClientOptions (if given) is borrowed and must outlive it.
+// Thread-safety: all methods may be called concurrently; a Watch blocks its
+// calling thread, and its callback runs on that thread.
+// Failure: see kube/kube_client.h.
+#ifndef GCUSHARE_KUBE_CURL_KUBE_CLIENT_H_
+#define GCUSHARE_KUBE_CURL_KUBE_CLIENT_H_
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "kube/clock.h"
+#include "kube/config.h"
+#include "kube/curl_http_client.h"
+#include "kube/http_client.h"
+#include "kube/kube_client.h"
+#include "kube/retrying_http_client.h"
+#include "kube/token_source.h"
+
+namespace gcushare::kube {
+
+struct KubeClientOptions {
+  CurlHttpClientOptions http;
+  RetryOptions retry;
+  // How often a token file is checked for a rotated token.
+  std::chrono::seconds token_refresh_interval{60};
+  // Events' reportingInstance; empty: this host's name.
+  std::string reporting_instance;
+  // Time and sleeping (retry backoff, event timestamps, token refresh);
+  // null: the real clock. Not owned.
+  Clock* clock = nullptr;
+  // Extra time a watch may stay open beyond its timeoutSeconds before the
+  // client gives up on a silent server.
+  std::chrono::seconds watch_timeout_slack{30};
+};
+
+class CurlKubeClient : public KubeClient {
+ public:
+  // InvalidArgument when config.server is empty.
+  static StatusOr<std::unique_ptr<CurlKubeClient>> Create(
+      const ClientConfig& config, const KubeClientOptions& options = {});
+
+  ~CurlKubeClient() override;
+
+  StatusOr<nlohmann::json> Get(const Resource& resource, std::string_view ns,
+                               std::string_view name) override;
+  StatusOr<ObjectList> List(const Resource& resource, std::string_view ns,
+                            const ListOptions& options) override;
+  Status Watch(const Resource& resource, std::string_view ns,
+               const WatchOptions& options,
+               const WatchCallback& callback) override;
+  StatusOr<nlohmann::json> Create(const Resource& resource, std::string_view ns,
+                                  const nlohmann::json& object) override;
+  StatusOr<nlohmann::json> Update(const Resource& resource, std::string_view ns,
+                                  const nlohmann::json& object) override;
+  Status Delete(const Resource& resource, std::string_view ns,
+                std::string_view name, const DeleteOptions& options) override;
+  StatusOr<nlohmann::json> Patch(const Resource& resource, std::string_view ns,
+                                 std::string_view name, PatchType type,
+                                 const nlohmann::json& patch,
+                                 std::string_view subresource) override;
+  Status CreateBinding(
+      std::string_view ns, std::string_view pod, std::string_view uid,
+      std::string_view node,
+      const std::map<std::string, std::string>& annotations) override;
+  StatusOr<nlohmann::json> CreateEvent(
+      std::string_view ns, const ObjectReference& involved,
+      std::string_view type, std::string_view reason, std::string_view message,
+      std::string_view reporting_component) override;
+
+  const std::string& server() const { return server_; }
+
+ private:
+  CurlKubeClient() = default;
+
+  // One request/response with a JSON answer (null for an empty body).
+  StatusOr<nlohmann::json> Call(std::string method, const std::string& path,
+                                const std::optional<nlohmann::json>& body,
+                                std::string_view content_type,
+                                Cancellation* cancel);
+
+  std::string server_;
+  KubeClientOptions options_;
+  std::unique_ptr<Clock> owned_clock_;
+  Clock* clock_ = nullptr;
+  std::unique_ptr<TokenSource> tokens_;
+  std::unique_ptr<HttpClient> curl_;
+  std::unique_ptr<HttpClient> retrying_;
+  std::unique_ptr<HttpClient> authenticated_;
+  HttpClient* http_ = nullptr;  // The top of the stack.
+  std::atomic<uint64_t> event_counter_{0};
+};
+
+}  // namespace gcushare::kube
+
+#endif  // GCUSHARE_KUBE_CURL_KUBE_CLIENT_H_

@@ -1,0 +1,258 @@
+#include "kube/informer.h"
+
+#include <spdlog/spdlog.h>
+
+#include <utility>
+
+#include "kube/json_fields.h"
+
+namespace gcushare::kube {
+namespace {
+
+// Whether a relist found `fresh` different from what we stored.
+bool Changed(const nlohmann::json& stored, const nlohmann::json& fresh) {
+  const std::string stored_rv = ResourceVersionOf(stored);
+  const std::string fresh_rv = ResourceVersionOf(fresh);
+  if (!stored_rv.empty() && !fresh_rv.empty()) return stored_rv != fresh_rv;
+  return stored != fresh;
+}
+
+}  // namespace
+
+Informer::Informer(KubeClient* client, Resource resource, std::string ns,
+                   InformerHandler* handler, InformerOptions options)
+    : client_(client),
+      resource_(std::move(resource)),
+      ns_(std::move(ns)),
+      handler_(handler),
+      options_(std::move(options)),
+      clock_(options_.clock) {
+  if (clock_ == nullptr) {
+    owned_clock_ = std::make_unique<RealClock>();
+    clock_ = owned_clock_.get();
+  }
+}
+
+Informer::~Informer() { Stop(); }
+
+std::string Informer::KeyOf(const nlohmann::json& object) {
+  const std::string ns = NamespaceOf(object);
+  return ns.empty() ? NameOf(object) : ns + "/" + NameOf(object);
+}
+
+void Informer::Start() {
+  std::lock_guard<std::mutex> lock(lifecycle_mu_);
+  if (started_ || cancel_.IsCancelled()) return;
+  started_ = true;
+  thread_ = std::thread([this] { Run(); });
+}
+
+void Informer::Stop() {
+  std::lock_guard<std::mutex> lock(lifecycle_mu_);
+  cancel_.Cancel();
+  {
+    // Wake WaitForSync() callers.
+    std::lock_guard<std::mutex> store_lock(mu_);
+    synced_cv_.notify_all();
+  }
+  if (thread_.joinable()) thread_.join();
+}
+
+bool Informer::HasSynced() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return synced_;
+}
+
+bool Informer::WaitForSync(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(mu_);
+  return synced_cv_.wait_for(lock, timeout, [this] {
+    return synced_ || cancel_.IsCancelled();
+  }) && synced_;
+}
+
+std::vector<Informer::ObjectPtr> Informer::Snapshot() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<ObjectPtr> objects;
+  objects.reserve(store_.size());
+  for (const auto& [key, object] : store_) objects.push_back(object);
+  return objects;
+}
+
+Informer::ObjectPtr Informer::Get(std::string_view key) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = store_.find(key);
+  return it == store_.end() ? nullptr : it->second;
+}
+
+size_t Informer::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return store_.size();
+}
+
+std::string Informer::resource_version() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return resource_version_;
+}
+
+void Informer::SetResourceVersion(std::string resource_version) {
+  if (resource_version.empty()) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  resource_version_ = std::move(resource_version);
+}
+
+Status Informer::Relist() {
+  ListOptions list_options;
+  list_options.label_selector = options_.label_selector;
+  list_options.field_selector = options_.field_selector;
+  list_options.limit = options_.page_size;
+  list_options.cancel = &cancel_;
+  ++lists_;
+  GCUSHARE_ASSIGN_OR_RETURN(ObjectList list,
+                            client_->List(resource_, ns_, list_options));
+
+  std::map<std::string, ObjectPtr, std::less<>> fresh;
+  for (nlohmann::json& item : list.items) {
+    std::string key = KeyOf(item);
+    fresh[std::move(key)] =
+        std::make_shared<const nlohmann::json>(std::move(item));
+  }
+  std::vector<ObjectPtr> deleted;
+  std::vector<std::pair<ObjectPtr, ObjectPtr>> updated;
+  std::vector<ObjectPtr> added;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [key, old_object] : store_) {
+      if (fresh.find(key) == fresh.end()) deleted.push_back(old_object);
+    }
+    for (const auto& [key, new_object] : fresh) {
+      auto old = store_.find(key);
+      if (old == store_.end()) {
+        added.push_back(new_object);
+      } else if (Changed(*old->second, *new_object)) {
+        updated.emplace_back(old->second, new_object);
+      }
+    }
+    store_ = std::move(fresh);
+    resource_version_ = list.resource_version;
+  }
+  if (lists_.load() > 1) {
+    spdlog::info(
+        "informer {}{}: relisted at resourceVersion {}: {} objects, {} gone, "
+        "{} changed, {} new",
+        resource_.DisplayName(), ns_.empty() ? "" : " in " + ns_,
+        list.resource_version, list.items.size(), deleted.size(),
+        updated.size(), added.size());
+  }
+  for (const ObjectPtr& object : deleted) handler_->OnDelete(*object);
+  for (const auto& [old_object, new_object] : updated) {
+    handler_->OnUpdate(*old_object, *new_object);
+  }
+  for (const ObjectPtr& object : added) handler_->OnAdd(*object);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    synced_ = true;
+  }
+  synced_cv_.notify_all();
+  return OkStatus();
+}
+
+void Informer::Apply(WatchEvent event) {
+  ++events_;
+  SetResourceVersion(ResourceVersionOf(event.object));
+  if (event.type == WatchEventType::kBookmark) return;
+  std::string key = KeyOf(event.object);
+  if (event.type == WatchEventType::kDeleted) {
+    ObjectPtr old;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = store_.find(key);
+      if (it != store_.end()) {
+        old = std::move(it->second);
+        store_.erase(it);
+      }
+    }
+    if (old == nullptr) {
+      spdlog::debug("informer {}: DELETED {} was not stored",
+                    resource_.DisplayName(), key);
+      return;
+    }
+    handler_->OnDelete(event.object);
+    return;
+  }
+  auto object = std::make_shared<const nlohmann::json>(std::move(event.object));
+  ObjectPtr old;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ObjectPtr& slot = store_[key];
+    old = std::move(slot);
+    slot = object;
+  }
+  if (old == nullptr) {
+    handler_->OnAdd(*object);
+  } else if (event.type == WatchEventType::kModified ||
+             Changed(*old, *object)) {
+    handler_->OnUpdate(*old, *object);
+  }
+}
+
+void Informer::Run() {
+  const std::string what =
+      "informer " + resource_.DisplayName() + (ns_.empty() ? "" : " in " + ns_);
+  Backoff backoff(options_.backoff);
+  bool need_list = true;
+  while (!cancel_.IsCancelled()) {
+    if (need_list) {
+      Status listed = Relist();
+      if (cancel_.IsCancelled()) break;
+      if (!listed.ok()) {
+        const auto delay = backoff.Next();
+        spdlog::warn(
+            "{}: list failed: {}; retrying in {} ms", what, listed.ToString(),
+            std::chrono::duration_cast<std::chrono::milliseconds>(delay)
+                .count());
+        clock_->SleepFor(delay, &cancel_);
+        continue;
+      }
+      need_list = false;
+      backoff.Reset();
+    }
+
+    WatchOptions watch_options;
+    watch_options.label_selector = options_.label_selector;
+    watch_options.field_selector = options_.field_selector;
+    watch_options.resource_version = resource_version();
+    watch_options.allow_watch_bookmarks = true;
+    watch_options.timeout_seconds = options_.watch_timeout_seconds;
+    watch_options.cancel = &cancel_;
+    const uint64_t events_before = events_.load();
+    ++watches_;
+    Status watched =
+        client_->Watch(resource_, ns_, watch_options,
+                       [this](WatchEvent event) { Apply(std::move(event)); });
+    if (cancel_.IsCancelled()) break;
+    const bool progressed = events_.load() > events_before;
+    if (progressed) backoff.Reset();
+
+    if (watched.http_code() == 410) {
+      spdlog::info("{}: resourceVersion {} is gone ({}); relisting", what,
+                   watch_options.resource_version, watched.message());
+      need_list = true;
+      continue;
+    }
+    if (watched.ok()) {
+      // The server ended the watch. Re-watch at once, unless it keeps
+      // ending without delivering anything.
+      if (!progressed) clock_->SleepFor(backoff.Next(), &cancel_);
+      continue;
+    }
+    const auto delay = backoff.Next();
+    spdlog::warn(
+        "{}: watch from resourceVersion {} failed: {}; re-watching "
+        "in {} ms",
+        what, watch_options.resource_version, watched.ToString(),
+        std::chrono::duration_cast<std::chrono::milliseconds>(delay).count());
+    clock_->SleepFor(delay, &cancel_);
+  }
+}
+
+}  // namespace gcushare::kube

@@ -1,0 +1,140 @@
+// Keeps a local copy of a collection (pods on a node, all nodes, ...) in
+// step with the API server, and tells a handler what changed.
+//
+// It lists, then watches from the list's resourceVersion (bookmarks on),
+// storing every event's resourceVersion (PROTOCOLS.md 3.3):
+//   - the server ends the watch (timeout/EOF): re-watch from the last
+//     resourceVersion;
+//   - 410 Gone/Expired (HTTP or ERROR event): relist and reconcile the
+//     store against the fresh list: OnDelete for objects that vanished,
+//     OnUpdate for changed ones, OnAdd for new ones, so that a cache built
+//     on the handler never keeps a ghost and misses no update;
+//   - a malformed event line or a connection error: log, back off, re-watch
+//     from the last resourceVersion (which relists if that is gone).
+//
+// Threading: Start() spawns one thread. The handler's callbacks all run on
+// that thread, one at a time, in event order; they must not throw and
+// should not block for long (the watch stalls meanwhile). The store is
+// updated before each callback runs. Snapshot(), Get(), HasSynced() and
+// WaitForSync() may be called from any thread, including from a callback.
+// Stop() cancels the in-flight list/watch/backoff sleep and joins; it must
+// not be called from a callback. An Informer runs once: no Start() after
+// Stop().
+//
+// Ownership: `client`, `handler` and options.clock are borrowed and must
+// outlive the Informer.
+#ifndef GCUSHARE_KUBE_INFORMER_H_
+#define GCUSHARE_KUBE_INFORMER_H_
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "kube/backoff.h"
+#include "kube/cancellation.h"
+#include "kube/clock.h"
+#include "kube/kube_client.h"
+#include "kube/resource.h"
+#include "status/status.h"
+
+namespace gcushare::kube {
+
+// What an Informer reports; see the threading rules above.
+class InformerHandler {
+ public:
+  virtual ~InformerHandler() = default;
+  virtual void OnAdd(const nlohmann::json& object) = 0;
+  virtual void OnUpdate(const nlohmann::json& old_object,
+                        const nlohmann::json& new_object) = 0;
+  // `last_state` is the object as last known (the DELETED event's object,
+  // or the stored object when a relist found it gone).
+  virtual void OnDelete(const nlohmann::json& last_state) = 0;
+};
+
+struct InformerOptions {
+  std::string label_selector;
+  std::string field_selector;
+  int64_t page_size = 500;              // List page size (limit).
+  int64_t watch_timeout_seconds = 300;  // Sent as timeoutSeconds.
+  BackoffOptions backoff{std::chrono::milliseconds(500),
+                         std::chrono::milliseconds(30000), 2.0, 0.2};
+  Clock* clock = nullptr;  // Backoff sleeping; null: the real clock.
+};
+
+class Informer {
+ public:
+  using ObjectPtr = std::shared_ptr<const nlohmann::json>;
+
+  // `ns` empty: all namespaces (or a cluster-scoped resource).
+  Informer(KubeClient* client, Resource resource, std::string ns,
+           InformerHandler* handler, InformerOptions options = {});
+  ~Informer();  // Stop()s.
+  Informer(const Informer&) = delete;
+  Informer& operator=(const Informer&) = delete;
+
+  void Start();
+  // Returns promptly: cancels the stream and joins the thread. Idempotent.
+  void Stop();
+
+  // True once the first list has been stored and reported.
+  bool HasSynced() const;
+  // Waits (real time) until synced; false on timeout or when stopped.
+  bool WaitForSync(std::chrono::milliseconds timeout);
+
+  // The stored objects, sorted by key; shared, immutable.
+  std::vector<ObjectPtr> Snapshot() const;
+  // One object by key ("<namespace>/<name>" or "<name>"), or null.
+  ObjectPtr Get(std::string_view key) const;
+  size_t size() const;
+  // The resourceVersion the next watch starts from.
+  std::string resource_version() const;
+
+  // Counters, for logs and tests.
+  uint64_t lists() const { return lists_.load(); }
+  uint64_t watches() const { return watches_.load(); }
+
+  // "<namespace>/<name>", or "<name>" for cluster-scoped objects.
+  static std::string KeyOf(const nlohmann::json& object);
+
+ private:
+  void Run();
+  Status Relist();
+  void Apply(WatchEvent event);
+  void SetResourceVersion(std::string resource_version);
+
+  KubeClient* const client_;
+  const Resource resource_;
+  const std::string ns_;
+  InformerHandler* const handler_;
+  const InformerOptions options_;
+  std::unique_ptr<Clock> owned_clock_;
+  Clock* clock_;
+
+  Cancellation cancel_;
+  std::thread thread_;
+  std::mutex lifecycle_mu_;  // Serialises Start() and Stop().
+  bool started_ = false;     // Guarded by lifecycle_mu_.
+
+  mutable std::mutex mu_;
+  std::condition_variable synced_cv_;
+  std::map<std::string, ObjectPtr, std::less<>> store_;  // Guarded by mu_.
+  std::string resource_version_;                         // Guarded by mu_.
+  bool synced_ = false;                                  // Guarded by mu_.
+
+  std::atomic<uint64_t> lists_{0};
+  std::atomic<uint64_t> watches_{0};
+  std::atomic<uint64_t> events_{0};
+};
+
+}  // namespace gcushare::kube
+
+#endif  // GCUSHARE_KUBE_INFORMER_H_

@@ -1,0 +1,450 @@
+#include "kube/informer.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "kube/curl_kube_client.h"
+#include "kube/fake_clock.h"
+#include "kube/json_fields.h"
+#include "kube/testing/api_objects.h"
+#include "kube/testing/scripted_server.h"
+
+namespace gcushare::kube {
+namespace {
+
+using ::gcushare::kube::testing::BookmarkLine;
+using ::gcushare::kube::testing::ChunkFeed;
+using ::gcushare::kube::testing::FailureStatus;
+using ::gcushare::kube::testing::Pod;
+using ::gcushare::kube::testing::PodList;
+using ::gcushare::kube::testing::RecordedRequest;
+using ::gcushare::kube::testing::ScriptedServer;
+using ::gcushare::kube::testing::WatchLine;
+
+constexpr char kPods[] = "/api/v1/namespaces/ns/pods";
+
+// The pods collection of a scripted API server: lists answer from the
+// current state, each watch request takes the next scripted response.
+class PodsEndpoint {
+ public:
+  void SetList(std::vector<nlohmann::json> items, std::string rv) {
+    std::lock_guard<std::mutex> lock(mu_);
+    list_ = PodList(items, rv);
+  }
+  // The next watch request streams the returned feed.
+  std::shared_ptr<ChunkFeed> NextWatchStreams() {
+    auto feed = std::make_shared<ChunkFeed>();
+    std::lock_guard<std::mutex> lock(mu_);
+    watches_.push_back({feed, 0, ""});
+    cv_.notify_all();
+    return feed;
+  }
+  // The next watch request fails with this HTTP status.
+  void NextWatchFails(int code, std::string body) {
+    std::lock_guard<std::mutex> lock(mu_);
+    watches_.push_back({nullptr, code, std::move(body)});
+    cv_.notify_all();
+  }
+  // Unblocks watch requests waiting for a script, so the server can stop.
+  void Close() {
+    std::lock_guard<std::mutex> lock(mu_);
+    closed_ = true;
+    cv_.notify_all();
+  }
+  void Install(ScriptedServer& server) {
+    server.Handle("GET", kPods,
+                  [this, &server](const httplib::Request& request,
+                                  httplib::Response& res) {
+                    if (!request.has_param("watch")) {
+                      std::lock_guard<std::mutex> lock(mu_);
+                      ScriptedServer::Json(res, 200, list_);
+                      return;
+                    }
+                    Scripted next = TakeWatch();
+                    if (next.feed != nullptr) {
+                      server.Stream(res, next.feed);
+                    } else {
+                      ScriptedServer::Json(res, next.code, next.body);
+                    }
+                  });
+  }
+
+ private:
+  struct Scripted {
+    std::shared_ptr<ChunkFeed> feed;
+    int code;
+    std::string body;
+  };
+  // Waits for the test to script this watch; an unscripted watch waits
+  // until Close() and is then cut off.
+  Scripted TakeWatch() {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait_for(lock, std::chrono::seconds(30),
+                 [this] { return !watches_.empty() || closed_; });
+    if (watches_.empty()) {
+      auto ended = std::make_shared<ChunkFeed>();
+      ended->Drop();
+      return {ended, 0, ""};
+    }
+    Scripted next = watches_.front();
+    watches_.pop_front();
+    return next;
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::string list_ = PodList({}, "1");
+  std::deque<Scripted> watches_;
+  bool closed_ = false;
+};
+
+// Records callbacks and keeps a cache the way a consumer would.
+class RecordingHandler : public InformerHandler {
+ public:
+  void OnAdd(const nlohmann::json& object) override {
+    Record("add " + Describe(object), object, false);
+  }
+  void OnUpdate(const nlohmann::json& old_object,
+                const nlohmann::json& new_object) override {
+    Record("update " + NameOf(new_object) + "@" +
+               ResourceVersionOf(old_object) + "->" +
+               ResourceVersionOf(new_object),
+           new_object, false);
+  }
+  void OnDelete(const nlohmann::json& last_state) override {
+    Record("delete " + Describe(last_state), last_state, true);
+  }
+
+  // Waits (bounded) until `done` holds.
+  bool WaitUntil(const std::function<bool()>& done) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return cv_.wait_for(lock, std::chrono::seconds(30), done);
+  }
+  bool WaitForLog(size_t count) {
+    return WaitUntil([&] { return log_.size() >= count; });
+  }
+  std::vector<std::string> log() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return log_;
+  }
+  // name -> resourceVersion as the consumer's cache sees it.
+  std::map<std::string, std::string> cache() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return cache_;
+  }
+
+ private:
+  static std::string Describe(const nlohmann::json& object) {
+    return NameOf(object) + "@" + ResourceVersionOf(object);
+  }
+  void Record(std::string entry, const nlohmann::json& object, bool erase) {
+    std::lock_guard<std::mutex> lock(mu_);
+    log_.push_back(std::move(entry));
+    if (erase) {
+      cache_.erase(NameOf(object));
+    } else {
+      cache_[NameOf(object)] = ResourceVersionOf(object);
+    }
+    cv_.notify_all();
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<std::string> log_;
+  std::map<std::string, std::string> cache_;
+};
+
+// Polls `done` (bounded) for state that no callback announces.
+bool Eventually(const std::function<bool()>& done) {
+  for (int i = 0; i < 30000; ++i) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return done();
+}
+
+bool IsWatchFrom(const RecordedRequest& request, const std::string& rv) {
+  return request.path == kPods && request.Param("watch") == "true" &&
+         request.Param("resourceVersion") == rv;
+}
+
+class InformerTest : public ::testing::Test {
+ protected:
+  InformerTest() {
+    clock_.set_real_pause(std::chrono::microseconds(500));
+    endpoint_.Install(server_);
+  }
+
+  void StartAll(int port = 0) {
+    server_.Start(port);
+    ClientConfig config;
+    config.server = server_.url();
+    KubeClientOptions options;
+    options.clock = &clock_;
+    options.retry.max_attempts = 2;
+    client_ = std::move(CurlKubeClient::Create(config, options)).value();
+    InformerOptions informer_options;
+    informer_options.clock = &clock_;
+    informer_ = std::make_unique<Informer>(client_.get(), Resource::Pods(),
+                                           "ns", &handler_, informer_options);
+    informer_->Start();
+  }
+
+  void TearDown() override {
+    if (informer_ != nullptr) informer_->Stop();
+    endpoint_.Close();
+    server_.Stop();
+  }
+
+  ScriptedServer server_;
+  PodsEndpoint endpoint_;
+  FakeClock clock_;
+  RecordingHandler handler_;
+  std::unique_ptr<CurlKubeClient> client_;
+  std::unique_ptr<Informer> informer_;
+};
+
+TEST_F(InformerTest, ListsThenWatchesAndKeepsTheStore) {
+  endpoint_.SetList({Pod("ns", "p1", "1"), Pod("ns", "p2", "2")}, "10");
+  auto watch = endpoint_.NextWatchStreams();
+  StartAll();
+  ASSERT_TRUE(informer_->WaitForSync(std::chrono::seconds(30)));
+  EXPECT_TRUE(informer_->HasSynced());
+  watch->Push(WatchLine("MODIFIED", Pod("ns", "p1", "11")) +
+              WatchLine("ADDED", Pod("ns", "p3", "12")) +
+              WatchLine("DELETED", Pod("ns", "p2", "13")) + BookmarkLine("14"));
+  ASSERT_TRUE(handler_.WaitForLog(5));
+  EXPECT_EQ(handler_.log(),
+            (std::vector<std::string>{"add p1@1", "add p2@2", "update p1@1->11",
+                                      "add p3@12", "delete p2@13"}));
+  ASSERT_TRUE(
+      Eventually([&] { return informer_->resource_version() == "14"; }));
+  auto snapshot = informer_->Snapshot();
+  ASSERT_EQ(snapshot.size(), 2u);
+  EXPECT_EQ(NameOf(*snapshot[0]), "p1");
+  EXPECT_EQ(ResourceVersionOf(*snapshot[0]), "11");
+  EXPECT_EQ(NameOf(*snapshot[1]), "p3");
+  ASSERT_NE(informer_->Get("ns/p3"), nullptr);
+  EXPECT_EQ(informer_->Get("ns/p2"), nullptr);
+
+  const auto watches = server_.requests();
+  ASSERT_GE(watches.size(), 2u);
+  EXPECT_FALSE(watches[0].HasParam("watch"));
+  EXPECT_EQ(watches[0].Param("limit"), "500");
+  EXPECT_TRUE(IsWatchFrom(watches[1], "10"));
+  EXPECT_EQ(watches[1].Param("allowWatchBookmarks"), "true");
+  EXPECT_EQ(watches[1].Param("timeoutSeconds"), "300");
+}
+
+TEST_F(InformerTest, RewatchesFromTheLastResourceVersionWhenTheServerEnds) {
+  endpoint_.SetList({Pod("ns", "p1", "1")}, "10");
+  auto first = endpoint_.NextWatchStreams();
+  auto second = endpoint_.NextWatchStreams();
+  StartAll();
+  first->Push(WatchLine("ADDED", Pod("ns", "p2", "12")) + BookmarkLine("15"));
+  first->End();
+  ASSERT_TRUE(server_.WaitForRequests(
+      [](const RecordedRequest& r) { return IsWatchFrom(r, "15"); }));
+  second->Push(WatchLine("MODIFIED", Pod("ns", "p2", "16")));
+  ASSERT_TRUE(handler_.WaitForLog(3));
+  EXPECT_EQ(handler_.log(), (std::vector<std::string>{"add p1@1", "add p2@12",
+                                                      "update p2@12->16"}));
+  EXPECT_EQ(informer_->lists(), 1u);
+}
+
+TEST_F(InformerTest, ErrorEvent410RelistsWithoutGhostsOrLostUpdates) {
+  endpoint_.SetList(
+      {Pod("ns", "p1", "1"), Pod("ns", "p2", "2"), Pod("ns", "p3", "3")}, "10");
+  auto first = endpoint_.NextWatchStreams();
+  auto after_relist = endpoint_.NextWatchStreams();
+  StartAll();
+  ASSERT_TRUE(handler_.WaitForLog(3));
+  // While the watch is broken, the server moves on.
+  endpoint_.SetList(
+      {Pod("ns", "p1", "11"), Pod("ns", "p3", "20"), Pod("ns", "p4", "21")},
+      "22");
+  first->Push(WatchLine("MODIFIED", Pod("ns", "p1", "11")) +
+              WatchLine("ERROR", FailureStatus(410, "Expired",
+                                               "too old resource version")));
+  first->End();
+  ASSERT_TRUE(server_.WaitForRequests(
+      [](const RecordedRequest& r) { return IsWatchFrom(r, "22"); }));
+  ASSERT_TRUE(handler_.WaitForLog(7));
+  EXPECT_EQ(handler_.log(),
+            (std::vector<std::string>{"add p1@1", "add p2@2", "add p3@3",
+                                      "update p1@1->11", "delete p2@2",
+                                      "update p3@3->20", "add p4@21"}));
+  EXPECT_EQ(handler_.cache(), (std::map<std::string, std::string>{
+                                  {"p1", "11"}, {"p3", "20"}, {"p4", "21"}}));
+  EXPECT_EQ(informer_->size(), 3u);
+  EXPECT_EQ(informer_->lists(), 2u);
+  after_relist->Push(WatchLine("DELETED", Pod("ns", "p4", "23")));
+  ASSERT_TRUE(handler_.WaitForLog(8));
+  EXPECT_EQ(handler_.log().back(), "delete p4@23");
+}
+
+TEST_F(InformerTest, Http410RelistsWithoutGhostsOrLostUpdates) {
+  endpoint_.SetList({Pod("ns", "p1", "1"), Pod("ns", "p2", "2")}, "10");
+  // The very first watch is refused: the RV is already too old.
+  endpoint_.NextWatchFails(
+      410, FailureStatus(410, "Gone", "too old resource version: 10").dump());
+  endpoint_.NextWatchStreams();
+  StartAll();
+  ASSERT_TRUE(handler_.WaitForLog(2));
+  endpoint_.SetList({Pod("ns", "p2", "30")}, "31");
+  ASSERT_TRUE(server_.WaitForRequests(
+      [](const RecordedRequest& r) { return IsWatchFrom(r, "31"); }));
+  ASSERT_TRUE(handler_.WaitForLog(4));
+  EXPECT_EQ(handler_.log(),
+            (std::vector<std::string>{"add p1@1", "add p2@2", "delete p1@1",
+                                      "update p2@2->30"}));
+  EXPECT_EQ(handler_.cache(),
+            (std::map<std::string, std::string>{{"p2", "30"}}));
+}
+
+TEST_F(InformerTest, MalformedLineIsLoggedAndTheWatchRecovers) {
+  endpoint_.SetList({}, "10");
+  auto first = endpoint_.NextWatchStreams();
+  auto second = endpoint_.NextWatchStreams();
+  StartAll();
+  first->Push(WatchLine("ADDED", Pod("ns", "p1", "11")) +
+              "{\"type\":\"MODIFIED\",\"object\":{\"metadata\"::}}\n");
+  ASSERT_TRUE(server_.WaitForRequests(
+      [](const RecordedRequest& r) { return IsWatchFrom(r, "11"); }));
+  second->Push(WatchLine("MODIFIED", Pod("ns", "p1", "12")));
+  ASSERT_TRUE(handler_.WaitForLog(2));
+  EXPECT_EQ(handler_.log(),
+            (std::vector<std::string>{"add p1@11", "update p1@11->12"}));
+  EXPECT_EQ(informer_->lists(), 1u);  // The RV was still good: no relist.
+  first->Drop();
+}
+
+TEST_F(InformerTest, DroppedConnectionRewatchesFromTheLastResourceVersion) {
+  endpoint_.SetList({}, "10");
+  auto first = endpoint_.NextWatchStreams();
+  auto second = endpoint_.NextWatchStreams();
+  StartAll();
+  const std::string half = WatchLine("ADDED", Pod("ns", "p2", "13"));
+  first->Push(WatchLine("ADDED", Pod("ns", "p1", "12")) +
+              half.substr(0, half.size() / 2));
+  first->Drop();
+  ASSERT_TRUE(server_.WaitForRequests(
+      [](const RecordedRequest& r) { return IsWatchFrom(r, "12"); }));
+  second->Push(half);  // The server sends the event again.
+  ASSERT_TRUE(handler_.WaitForLog(2));
+  EXPECT_EQ(handler_.log(),
+            (std::vector<std::string>{"add p1@12", "add p2@13"}));
+}
+
+TEST_F(InformerTest, RecoversWhenTheServerRestartsOnTheSamePort) {
+  endpoint_.SetList({Pod("ns", "p1", "1"), Pod("ns", "p2", "2")}, "10");
+  auto watch = endpoint_.NextWatchStreams();
+  StartAll();
+  ASSERT_TRUE(handler_.WaitForLog(2));
+  watch->Push(WatchLine("MODIFIED", Pod("ns", "p1", "11")));
+  ASSERT_TRUE(handler_.WaitForLog(3));
+  const int port = server_.port();
+  server_.Stop();  // Cuts the watch; connections are refused for a while.
+
+  // A new server (say, a restarted API server with fresh etcd state) that
+  // no longer knows resourceVersion 11.
+  PodsEndpoint endpoint;
+  ScriptedServer restarted;
+  endpoint.Install(restarted);
+  endpoint.SetList({Pod("ns", "p1", "40"), Pod("ns", "p3", "41")}, "42");
+  endpoint.NextWatchFails(
+      410, FailureStatus(410, "Expired", "too old resource version").dump());
+  auto fresh_watch = endpoint.NextWatchStreams();
+  restarted.Start(port);
+  ASSERT_TRUE(restarted.WaitForRequests(
+      [](const RecordedRequest& r) { return IsWatchFrom(r, "42"); }));
+  ASSERT_TRUE(handler_.WaitForLog(6));
+  EXPECT_EQ(handler_.cache(),
+            (std::map<std::string, std::string>{{"p1", "40"}, {"p3", "41"}}));
+  fresh_watch->Push(WatchLine("ADDED", Pod("ns", "p4", "43")));
+  ASSERT_TRUE(handler_.WaitForLog(7));
+  EXPECT_EQ(informer_->size(), 3u);
+  informer_->Stop();  // Before `restarted` goes away.
+  endpoint.Close();
+  restarted.Stop();
+}
+
+TEST_F(InformerTest, ListFailuresBackOffAndRetry) {
+  std::atomic<int> lists{0};
+  ScriptedServer server;
+  server.Handle(
+      "GET", kPods,
+      [&](const httplib::Request& request, httplib::Response& res) {
+        if (request.has_param("watch")) {
+          ScriptedServer::Json(res, 200, "");  // Ends at once.
+          return;
+        }
+        if (lists++ < 2) {
+          ScriptedServer::Json(
+              res, 403, FailureStatus(403, "Forbidden", "no RBAC yet").dump());
+        } else {
+          ScriptedServer::Json(res, 200, PodList({Pod("ns", "p1", "1")}, "5"));
+        }
+      });
+  server.Start();
+  ClientConfig config;
+  config.server = server.url();
+  KubeClientOptions options;
+  options.clock = &clock_;
+  auto client = std::move(CurlKubeClient::Create(config, options)).value();
+  InformerOptions informer_options;
+  informer_options.clock = &clock_;
+  informer_options.backoff.jitter = 0;
+  Informer informer(client.get(), Resource::Pods(), "ns", &handler_,
+                    informer_options);
+  informer.Start();
+  ASSERT_TRUE(informer.WaitForSync(std::chrono::seconds(30)));
+  informer.Stop();
+  const auto sleeps = clock_.sleeps();
+  ASSERT_GE(sleeps.size(), 2u);
+  EXPECT_EQ(sleeps[0], std::chrono::milliseconds(500));
+  EXPECT_EQ(sleeps[1], std::chrono::milliseconds(1000));
+  EXPECT_EQ(handler_.log(), std::vector<std::string>{"add p1@1"});
+}
+
+TEST_F(InformerTest, StopEndsAnIdleWatch) {
+  endpoint_.SetList({Pod("ns", "p1", "1")}, "10");
+  endpoint_.NextWatchStreams();  // Never sends anything.
+  StartAll();
+  ASSERT_TRUE(informer_->WaitForSync(std::chrono::seconds(30)));
+  ASSERT_TRUE(server_.WaitForRequests(
+      [](const RecordedRequest& r) { return IsWatchFrom(r, "10"); }));
+  informer_->Stop();  // Returns once the stream is cancelled.
+  EXPECT_EQ(informer_->size(), 1u);
+  EXPECT_TRUE(informer_->HasSynced());
+}
+
+TEST_F(InformerTest, WaitForSyncTimesOutWithoutAServer) {
+  FakeClock clock;
+  clock.set_real_pause(std::chrono::microseconds(500));
+  ClientConfig config;
+  config.server = "http://127.0.0.1:1";  // Nothing listens on port 1.
+  KubeClientOptions options;
+  options.clock = &clock;
+  auto client = std::move(CurlKubeClient::Create(config, options)).value();
+  InformerOptions informer_options;
+  informer_options.clock = &clock;
+  Informer informer(client.get(), Resource::Nodes(), "", &handler_,
+                    informer_options);
+  informer.Start();
+  EXPECT_FALSE(informer.WaitForSync(std::chrono::milliseconds(50)));
+  EXPECT_FALSE(informer.HasSynced());
+  informer.Stop();
+}
+
+}  // namespace
+}  // namespace gcushare::kube

@@ -1,0 +1,31 @@
+#include "kube/kube_client.h"
+
+namespace gcushare::kube {
+
+std::string_view WatchEventTypeName(WatchEventType type) {
+  switch (type) {
+    case WatchEventType::kAdded:
+      return "ADDED";
+    case WatchEventType::kModified:
+      return "MODIFIED";
+    case WatchEventType::kDeleted:
+      return "DELETED";
+    case WatchEventType::kBookmark:
+      return "BOOKMARK";
+  }
+  return "UNKNOWN";
+}
+
+std::string_view PatchContentType(PatchType type) {
+  switch (type) {
+    case PatchType::kMerge:
+      return "application/merge-patch+json";
+    case PatchType::kStrategicMerge:
+      return "application/strategic-merge-patch+json";
+    case PatchType::kJsonPatch:
+      return "application/json-patch+json";
+  }
+  return "application/merge-patch+json";
+}
+
+}  // namespace gcushare::kube

@@ -1,0 +1,54 @@
+// Splits a watch response body into events (PROTOCOLS.md 3.2): JSON
+// objects {"type":...,"object":{...}}, each followed by "\n", arriving in
+// HTTP chunks whose boundaries need not match the objects (a line may come
+// one byte at a time). Bytes are buffered until a newline completes a line.
+//
+// Failure: Feed/Finish return the first problem and the decoder is then
+// spent:
+//   - a malformed line: kDataLoss "malformed watch event (<why>): <first
+//     120 bytes of the line>";
+//   - an ERROR event: the Status object's error, http_code() from its code
+//     (410 Expired/Gone means: relist);
+//   - a partial line left when the stream ends: kUnavailable.
+// Thread-safety: not thread-safe; one decoder per stream.
+#ifndef GCUSHARE_KUBE_WATCH_DECODER_H_
+#define GCUSHARE_KUBE_WATCH_DECODER_H_
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "kube/kube_client.h"
+#include "status/status.h"
+
+namespace gcushare::kube {
+
+// One line (without its newline) as an event.
+StatusOr<WatchEvent> ParseWatchEvent(std::string_view line);
+
+class WatchDecoder {
+ public:
+  explicit WatchDecoder(size_t max_line_bytes = size_t{64} << 20)
+      : max_line_bytes_(max_line_bytes) {}
+
+  // Consumes `bytes`, calling `callback` for each complete event.
+  Status Feed(std::string_view bytes, const WatchCallback& callback);
+
+  // The stream ended: OK unless a partial line is left over.
+  Status Finish();
+
+  // Events decoded so far.
+  size_t events() const { return events_; }
+
+ private:
+  Status HandleLine(std::string_view line, const WatchCallback& callback);
+
+  const size_t max_line_bytes_;
+  std::string partial_;  // Bytes of the line not yet ended by "\n".
+  size_t events_ = 0;
+  Status error_;  // Sticky after the first failure.
+};
+
+}  // namespace gcushare::kube
+
+#endif  // GCUSHARE_KUBE_WATCH_DECODER_H_

@@ -1,0 +1,206 @@
+#include "tests/peers/apiserver/api_server.h"
+
+#include <spdlog/spdlog.h>
+#include <sys/socket.h>
+
+#include <exception>
+#include <utility>
+
+#include "tests/peers/apiserver/list_options.h"
+#include "tests/peers/apiserver/request_path.h"
+#include "tests/peers/apiserver/response_writer.h"
+
+namespace gcushare::apiserver {
+namespace {
+
+// kube-apiserver v1.31.0's /version, indented as its WriteRawJSON does.
+constexpr char kVersionJson[] = R"({
+  "major": "1",
+  "minor": "31",
+  "gitVersion": "v1.31.0",
+  "gitCommit": "9edcffcde5595e8a5b1a35f88c421764e575afce",
+  "gitTreeState": "clean",
+  "buildDate": "2024-08-13T07:28:49Z",
+  "goVersion": "go1.22.5",
+  "compiler": "gc",
+  "platform": "linux/amd64"
+})";
+
+}  // namespace
+
+ApiServer::ApiServer(const ServerOptions& options) : options_(options) {}
+
+StatusOr<std::unique_ptr<ApiServer>> ApiServer::Create(
+    const ServerOptions& options) {
+  std::unique_ptr<ApiServer> server(new ApiServer(options));
+  Journal::State state;
+  if (!options.state_file.empty()) {
+    GCUSHARE_ASSIGN_OR_RETURN(server->journal_,
+                              Journal::Open(options.state_file, &state));
+  }
+  ObjectStore::Options store_options;
+  store_options.history = options.history;
+  store_options.journal = server->journal_.get();
+  server->store_ = std::make_unique<ObjectStore>(store_options);
+  if (server->journal_ != nullptr) {
+    server->store_->Restore(state);
+    spdlog::info("state file {}: {} objects, resourceVersion {}",
+                 options.state_file, state.objects.size(), state.rv);
+  }
+  HandlerContext ctx;
+  ctx.store = server->store_.get();
+  ctx.catalog = &server->catalog_;
+  ctx.ids = &server->ids_;
+  ctx.bookmark_interval = options.bookmark_interval;
+  server->crud_ = std::make_unique<CrudHandler>(ctx);
+  server->list_ = std::make_unique<ListHandler>(ctx);
+  server->patch_ = std::make_unique<PatchHandler>(ctx);
+  server->watch_ = std::make_unique<WatchHandler>(ctx);
+  server->binding_ = std::make_unique<BindingHandler>(ctx);
+  return server;
+}
+
+ApiServer::~ApiServer() { Stop(); }
+
+Status ApiServer::Start() {
+  size_t threads = options_.threads == 0 ? 1 : options_.threads;
+  http_.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  for (const char* method : {"GET", "POST", "PUT", "PATCH", "DELETE"}) {
+    std::string m = method;
+    auto handler = [this, m](const httplib::Request& req,
+                             httplib::Response& res) { Dispatch(m, req, res); };
+    if (m == "GET") http_.Get(".*", handler);
+    if (m == "POST") http_.Post(".*", handler);
+    if (m == "PUT") http_.Put(".*", handler);
+    if (m == "PATCH") http_.Patch(".*", handler);
+    if (m == "DELETE") http_.Delete(".*", handler);
+  }
+  http_.set_exception_handler([](const httplib::Request&,
+                                 httplib::Response& res, std::exception_ptr) {
+    WriteStatus(res, ApiStatus::Failure(500, "InternalError",
+                                        "Internal error occurred: unexpected "
+                                        "exception"));
+  });
+  if (options_.port == 0) {
+    port_ = http_.bind_to_any_port(options_.bind_address);
+    if (port_ < 0) {
+      return UnavailableError("cannot bind " + options_.bind_address);
+    }
+  } else {
+    if (!http_.bind_to_port(options_.bind_address, options_.port)) {
+      return UnavailableError("cannot bind " + options_.bind_address + ":" +
+                              std::to_string(options_.port));
+    }
+    port_ = options_.port;
+  }
+  // httplib listens with a backlog of 5; hundreds of watchers connecting at
+  // once need more.
+  ::listen(http_.listen_fd(), SOMAXCONN);
+  listener_ = std::thread([this] { http_.listen_after_bind(); });
+  return OkStatus();
+}
+
+void ApiServer::Stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  if (store_ != nullptr) store_->CloseAllWatches();
+  // Let the streams write their terminating chunk before the HTTP server
+  // stops calling their providers.
+  if (watch_ != nullptr) watch_->WaitForStreamsToEnd(std::chrono::seconds(5));
+  http_.stop();
+  if (listener_.joinable()) listener_.join();
+}
+
+void ApiServer::Dispatch(const std::string& method, const httplib::Request& req,
+                         httplib::Response& res) {
+  // Never compress: httplib would gzip a watch stream and hold its events
+  // back. The Request is the server's own non-const object.
+  const_cast<httplib::Request&>(req).headers.erase("Accept-Encoding");
+  if (!options_.token.empty() &&
+      req.get_header_value("Authorization") != "Bearer " + options_.token) {
+    WriteStatus(res, UnauthorizedStatus());
+    return;
+  }
+  try {
+    DispatchApi(method, req, res);
+  } catch (const std::exception& e) {
+    WriteStatus(res, ApiStatus::Failure(
+                         500, "InternalError",
+                         std::string("Internal error occurred: ") + e.what()));
+  }
+}
+
+void ApiServer::DispatchApi(const std::string& method,
+                            const httplib::Request& req,
+                            httplib::Response& res) {
+  if (method == "GET") {
+    if (req.path == "/version") {
+      WriteJsonText(res, 200, kVersionJson);
+      return;
+    }
+    if (req.path == "/healthz" || req.path == "/readyz" ||
+        req.path == "/livez") {
+      res.status = 200;
+      res.set_header("Cache-Control", "no-cache, private");
+      res.set_header("X-Content-Type-Options", "nosniff");
+      res.set_content("ok", "text/plain; charset=utf-8");
+      return;
+    }
+  }
+  std::optional<ApiPath> path = ParseApiPath(req.path, catalog_);
+  if (!path) {
+    WriteStatus(res, GenericResponseStatus(404));
+    return;
+  }
+  if (method != "GET" && req.has_param("dryRun")) {
+    // Not supported; failing loudly beats writing what was meant as a trial.
+    WriteStatus(res, BadRequestStatus(
+                         "dryRun is not supported by the stand-in API server"));
+    return;
+  }
+  const ResourceKind& kind = *path->kind;
+  const bool all_namespaces = kind.namespaced && path->ns.empty();
+  const bool item = !path->collection() && path->subresource.empty();
+  const bool status = path->subresource == "status";
+  const bool binding = path->subresource == "binding";
+  if (method == "GET" && !binding) {
+    if (path->collection() || path->legacy_watch) {
+      ApiResult<ListOptions> options = ParseListOptions(req.params, kind);
+      if (!options.ok()) {
+        WriteStatus(res, options.error());
+        return;
+      }
+      if (options.value().watch || path->legacy_watch) {
+        watch_->Watch(*path, options.value(), res);
+      } else {
+        list_->List(*path, options.value(), res);
+      }
+      return;
+    }
+    crud_->Get(*path, res);
+    return;
+  }
+  if (method == "POST" && binding) {
+    binding_->Bind(*path, req, res);
+    return;
+  }
+  if (method == "POST" && path->collection() && !all_namespaces) {
+    crud_->Create(*path, req, res);
+    return;
+  }
+  if (method == "PUT" && (item || status)) {
+    crud_->Update(*path, req, res);
+    return;
+  }
+  if (method == "PATCH" && (item || status)) {
+    patch_->Patch(*path, req, res);
+    return;
+  }
+  if (method == "DELETE" && item) {
+    crud_->Delete(*path, req, res);
+    return;
+  }
+  WriteStatus(res, GenericResponseStatus(405));
+}
+
+}  // namespace gcushare::apiserver

@@ -1,0 +1,101 @@
+// ApiServer: the stand-in kube-apiserver, assembled: an httplib server, the
+// object store (optionally journaled to a state file), and the handlers.
+//
+// Serves /api/v1 pods (with status and binding), nodes (with status) and
+// events, plus GET /version (kube-apiserver v1.31.0's JSON), /healthz,
+// /livez and /readyz ("ok"). Any other path is a 404 Status. With a token,
+// every request lacking "Authorization: Bearer <token>" is a 401 Status.
+// Responses are never compressed (Accept-Encoding is ignored). Writes with
+// ?dryRun are refused (400): dry runs are not supported.
+//
+// Concurrency: httplib runs each connection on a pool of `threads` workers;
+// an open watch holds its worker for its whole life, so at most `threads`
+// connections (watches included) are served at once and further ones wait in
+// the pool's queue. The listen backlog is raised to SOMAXCONN.
+//
+// Ownership: owns the store, journal, handlers and the listener thread.
+// Thread-safety: Start/Stop from one thread; handlers are thread-safe.
+// Failure: Create fails when the state file cannot be read or written, Start
+// when the address cannot be bound.
+#ifndef GCUSHARE_TESTS_PEERS_APISERVER_API_SERVER_H_
+#define GCUSHARE_TESTS_PEERS_APISERVER_API_SERVER_H_
+
+#include <httplib.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "status/status.h"
+#include "tests/peers/apiserver/binding_handler.h"
+#include "tests/peers/apiserver/crud_handler.h"
+#include "tests/peers/apiserver/id_generator.h"
+#include "tests/peers/apiserver/journal.h"
+#include "tests/peers/apiserver/list_handler.h"
+#include "tests/peers/apiserver/object_store.h"
+#include "tests/peers/apiserver/patch_handler.h"
+#include "tests/peers/apiserver/resource_kind.h"
+#include "tests/peers/apiserver/watch_handler.h"
+
+namespace gcushare::apiserver {
+
+struct ServerOptions {
+  std::string bind_address = "127.0.0.1";
+  int port = 0;       // 0: any free port.
+  std::string token;  // Empty: no authentication.
+  size_t history = 10000;
+  std::chrono::milliseconds bookmark_interval{1000};
+  std::string state_file;  // Empty: memory only.
+  size_t threads = 1024;
+};
+
+class ApiServer {
+ public:
+  static StatusOr<std::unique_ptr<ApiServer>> Create(
+      const ServerOptions& options);
+  ~ApiServer();  // Stops.
+  ApiServer(const ApiServer&) = delete;
+  ApiServer& operator=(const ApiServer&) = delete;
+
+  // Binds and starts serving on a background thread.
+  Status Start();
+  // Ends every watch cleanly (each writes its terminating chunk; up to 5 s
+  // for clients that do not read), stops accepting, waits for the workers.
+  // Idempotent.
+  void Stop();
+  int port() const { return port_; }
+  ObjectStore& store() { return *store_; }
+
+ private:
+  // httplib::Server with access to its listening socket.
+  class HttpServer : public httplib::Server {
+   public:
+    int listen_fd() const { return svr_sock_; }
+  };
+
+  explicit ApiServer(const ServerOptions& options);
+  void Dispatch(const std::string& method, const httplib::Request& req,
+                httplib::Response& res);
+  void DispatchApi(const std::string& method, const httplib::Request& req,
+                   httplib::Response& res);
+
+  ServerOptions options_;
+  ResourceCatalog catalog_;
+  IdGenerator ids_;
+  std::unique_ptr<Journal> journal_;
+  std::unique_ptr<ObjectStore> store_;
+  std::unique_ptr<CrudHandler> crud_;
+  std::unique_ptr<ListHandler> list_;
+  std::unique_ptr<PatchHandler> patch_;
+  std::unique_ptr<WatchHandler> watch_;
+  std::unique_ptr<BindingHandler> binding_;
+  HttpServer http_;
+  std::thread listener_;
+  int port_ = 0;
+  bool stopped_ = false;
+};
+
+}  // namespace gcushare::apiserver
+
+#endif  // GCUSHARE_TESTS_PEERS_APISERVER_API_SERVER_H_

@@ -1,0 +1,123 @@
+// The //tests/peers:apiserver binary as scripts use it: flags, the listening
+// line, SIGTERM, and --state-file across a SIGKILL.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "daemon/version.h"
+#include "testing/files.h"
+#include "testing/subprocess.h"
+#include "tests/peers/apiserver/testing/test_server.h"
+
+namespace gcushare::apiserver {
+namespace {
+
+using ::gcushare::testing::ChildProcess;
+using ::gcushare::testing::MakeTempDir;
+using ::gcushare::testing::RunfilePath;
+using ::gcushare::testing::RunProcess;
+using testing::HttpResult;
+using testing::Request;
+
+std::string Binary() { return RunfilePath("tests/peers/apiserver"); }
+
+// Starts the binary and returns its port, read from the listening line.
+int StartAndGetPort(ChildProcess& child,
+                    const std::vector<std::string>& extra) {
+  std::vector<std::string> argv = {Binary(), "--port=0",
+                                   "--log-dir=" + MakeTempDir()};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  EXPECT_TRUE(child.Start(argv).ok());
+  Status s = child.WaitForOutput("listening on http://127.0.0.1:",
+                                 std::chrono::seconds(30));
+  EXPECT_TRUE(s.ok()) << child.output();
+  // The line is one flushed write to a pipe, so it arrives whole.
+  const std::string prefix = "listening on http://127.0.0.1:";
+  size_t at = child.output().find(prefix);
+  if (at == std::string::npos) return -1;
+  return std::atoi(child.output().c_str() + at + prefix.size());
+}
+
+TEST(ApiserverBinaryTest, HelpAndVersion) {
+  auto help = RunProcess({Binary(), "--help"});
+  ASSERT_TRUE(help.ok());
+  EXPECT_EQ(help->exit_code, 0);
+  for (const char* flag :
+       {"--port", "--bind-address", "--token", "--history",
+        "--bookmark-interval", "--state-file", "--threads", "--log-dir"}) {
+    EXPECT_NE(help->out.find(flag), std::string::npos) << flag;
+  }
+  auto version = RunProcess({Binary(), "--version"});
+  ASSERT_TRUE(version.ok());
+  EXPECT_EQ(version->exit_code, 0);
+  EXPECT_EQ(version->out,
+            "gcushare-test-apiserver " + std::string(Version()) + "\n");
+}
+
+TEST(ApiserverBinaryTest, ServesAndStopsOnSigterm) {
+  ChildProcess child;
+  int port = StartAndGetPort(child, {"--token=t0k"});
+  ASSERT_GT(port, 0) << child.output();
+  EXPECT_EQ(Request(port, "GET", "/healthz").status, 401);
+  HttpResult ok = Request(port, "GET", "/healthz", "", "", "t0k");
+  EXPECT_EQ(ok.status, 200);
+  EXPECT_EQ(ok.body, "ok");
+  HttpResult created =
+      Request(port, "POST", "/api/v1/nodes", R"({"metadata":{"name":"n1"}})",
+              "application/json", "t0k");
+  EXPECT_EQ(created.status, 201) << created.body;
+  ASSERT_TRUE(child.Signal(SIGTERM).ok());
+  auto r = child.Wait();
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 0) << r->out;
+  EXPECT_NE(r->out.find("stopped cleanly after signal 15"), std::string::npos)
+      << r->out;
+}
+
+TEST(ApiserverBinaryTest, StateFileSurvivesSigkill) {
+  std::string state = MakeTempDir() + "/state.jsonl";
+  int64_t last_rv = 0;
+  std::string uid;
+  {
+    ChildProcess child;
+    int port = StartAndGetPort(child, {"--state-file=" + state});
+    ASSERT_GT(port, 0);
+    HttpResult pod = Request(port, "POST", "/api/v1/namespaces/ns/pods",
+                             R"({"metadata":{"name":"p1"}})");
+    ASSERT_EQ(pod.status, 201) << pod.body;
+    uid = pod.json["metadata"]["uid"];
+    ASSERT_EQ(Request(port, "POST", "/api/v1/namespaces/ns/pods",
+                      R"({"metadata":{"name":"p2"}})")
+                  .status,
+              201);
+    HttpResult gone = Request(port, "DELETE", "/api/v1/namespaces/ns/pods/p2");
+    ASSERT_EQ(gone.status, 200);
+    last_rv = std::atoll(
+        gone.json["metadata"]["resourceVersion"].get<std::string>().c_str());
+    ASSERT_TRUE(child.Signal(SIGKILL).ok());
+    auto r = child.Wait();
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->term_signal, SIGKILL);
+  }
+  ChildProcess child;
+  int port = StartAndGetPort(child, {"--state-file=" + state});
+  ASSERT_GT(port, 0);
+  HttpResult p1 = Request(port, "GET", "/api/v1/namespaces/ns/pods/p1");
+  ASSERT_EQ(p1.status, 200) << p1.body;
+  EXPECT_EQ(p1.json["metadata"]["uid"], uid);
+  EXPECT_EQ(Request(port, "GET", "/api/v1/namespaces/ns/pods/p2").status, 404);
+  HttpResult list = Request(port, "GET", "/api/v1/pods");
+  EXPECT_EQ(list.json["metadata"]["resourceVersion"], std::to_string(last_rv));
+  HttpResult p3 = Request(port, "POST", "/api/v1/namespaces/ns/pods",
+                          R"({"metadata":{"name":"p3"}})");
+  ASSERT_EQ(p3.status, 201);
+  EXPECT_EQ(p3.json["metadata"]["resourceVersion"],
+            std::to_string(last_rv + 1));
+  ASSERT_TRUE(child.Signal(SIGTERM).ok());
+  EXPECT_TRUE(child.Wait().ok());
+}
+
+}  // namespace
+}  // namespace gcushare::apiserver

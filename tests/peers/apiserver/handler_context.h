@@ -1,0 +1,26 @@
+// What every request handler works with: the store, the resource catalog and
+// the id generator, all owned by the ApiServer and outliving the handlers.
+//
+// Thread-safety: the pointees are thread-safe; the struct is copied freely.
+#ifndef GCUSHARE_TESTS_PEERS_APISERVER_HANDLER_CONTEXT_H_
+#define GCUSHARE_TESTS_PEERS_APISERVER_HANDLER_CONTEXT_H_
+
+#include <chrono>
+
+#include "tests/peers/apiserver/id_generator.h"
+#include "tests/peers/apiserver/object_store.h"
+#include "tests/peers/apiserver/resource_kind.h"
+
+namespace gcushare::apiserver {
+
+struct HandlerContext {
+  ObjectStore* store = nullptr;
+  const ResourceCatalog* catalog = nullptr;
+  IdGenerator* ids = nullptr;
+  // How often a watch with allowWatchBookmarks=true gets a BOOKMARK.
+  std::chrono::milliseconds bookmark_interval{1000};
+};
+
+}  // namespace gcushare::apiserver
+
+#endif  // GCUSHARE_TESTS_PEERS_APISERVER_HANDLER_CONTEXT_H_

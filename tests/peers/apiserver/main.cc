@@ -1,0 +1,62 @@
+// The stand-in kube-apiserver binary (//tests/peers:apiserver): serves the
+// Kubernetes REST API subset GCUShare uses, for tests and the demo. Prints
+// "listening on http://<address>:<port>" on stdout once it accepts
+// connections, and stops cleanly on SIGTERM.
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <string>
+
+#include "daemon/daemon.h"
+#include "daemon/seccomp.h"
+#include "tests/peers/apiserver/api_server.h"
+
+int main(int argc, char** argv) {
+  gcushare::Daemon daemon(
+      "gcushare-test-apiserver",
+      "Stand-in Kubernetes API server for tests: pods (with status and "
+      "binding), nodes (with status) and events over /api/v1, with "
+      "resourceVersions, list paging, selectors, the four patch types and "
+      "watches.");
+  gcushare::apiserver::ServerOptions options;
+  int bookmark_ms = 1000;
+  CLI::App& app = daemon.app();
+  app.add_option("--port", options.port,
+                 "TCP port to listen on; 0 picks a free one (default 0).");
+  app.add_option("--bind-address", options.bind_address,
+                 "Address to listen on (default 127.0.0.1).");
+  app.add_option("--token", options.token,
+                 "Require 'Authorization: Bearer <token>' on every request; "
+                 "others get 401 (default: no authentication).");
+  app.add_option("--history", options.history,
+                 "Events kept for watches resuming from a resourceVersion; "
+                 "older ones get 410 Expired (default 10000).");
+  app.add_option("--bookmark-interval", bookmark_ms,
+                 "Milliseconds between BOOKMARK events on idle watches that "
+                 "asked for them (default 1000).");
+  app.add_option("--state-file", options.state_file,
+                 "Journal every write to this file (JSON lines) and rebuild "
+                 "the state from it on start (default: memory only).");
+  app.add_option("--threads", options.threads,
+                 "HTTP worker threads; each open watch holds one, so this "
+                 "bounds concurrent connections (default 1024).");
+  if (auto code = daemon.ParseFlags(argc, argv)) return *code;
+  if (auto s = daemon.StartLogging(); !s.ok()) return daemon.Fail(s);
+  options.bookmark_interval = std::chrono::milliseconds(bookmark_ms);
+
+  auto server = gcushare::apiserver::ApiServer::Create(options);
+  if (!server.ok()) return daemon.Fail(server.status());
+  if (auto s = (*server)->Start(); !s.ok()) return daemon.Fail(s);
+  if (auto s = daemon.Confine(gcushare::NetworkSyscalls()); !s.ok()) {
+    return daemon.Fail(s);
+  }
+  std::printf("listening on http://%s:%d\n", options.bind_address.c_str(),
+              (*server)->port());
+  std::fflush(stdout);
+  spdlog::info("listening on http://{}:{}", options.bind_address,
+               (*server)->port());
+  daemon.shutdown().Wait();
+  spdlog::info("shutting down");
+  (*server)->Stop();
+  return daemon.Finish();
+}
