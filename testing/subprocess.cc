@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -127,11 +128,22 @@ Status ChildProcess::Start(const std::vector<std::string>& argv) {
 }
 
 bool ChildProcess::ReadSome(std::chrono::milliseconds timeout) {
+  const auto deadline = Clock::now() + timeout;
   pollfd pfd = {fd_, POLLIN, 0};
-  int n = poll(&pfd, 1, static_cast<int>(timeout.count()));
+  int n;
+  // A signal delivered to the test process (another thread's child ending,
+  // say) interrupts poll(): wait again for the time left.
+  do {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - Clock::now());
+    n = poll(&pfd, 1, static_cast<int>(std::max<int64_t>(left.count(), 0)));
+  } while (n < 0 && errno == EINTR);
   if (n <= 0) return false;
   char buf[4096];
-  ssize_t got = read(fd_, buf, sizeof(buf));
+  ssize_t got;
+  do {
+    got = read(fd_, buf, sizeof(buf));
+  } while (got < 0 && errno == EINTR);
   if (got <= 0) return false;
   output_.append(buf, got);
   return true;

@@ -1,0 +1,42 @@
+// Informer handlers that keep a CardCache in step with the API server:
+// NodeFeed for nodes labelled enflame.com/gcushare=true, PodFeed for all
+// pods. A pod with malformed assignment annotations is logged and left
+// uncounted (its memory cannot be placed on a card).
+//
+// Ownership: the cache is borrowed. Thread-safety: as kube::Informer calls
+// them (one thread per informer); the cache is thread-safe.
+#ifndef GCUSHARE_EXTENDER_CACHE_FEED_H_
+#define GCUSHARE_EXTENDER_CACHE_FEED_H_
+
+#include "extender/card_cache.h"
+#include "kube/informer.h"
+
+namespace gcushare::extender {
+
+class NodeFeed : public kube::InformerHandler {
+ public:
+  explicit NodeFeed(CardCache* cache) : cache_(cache) {}
+  void OnAdd(const nlohmann::json& node) override;
+  void OnUpdate(const nlohmann::json& old_node,
+                const nlohmann::json& new_node) override;
+  void OnDelete(const nlohmann::json& last_state) override;
+
+ private:
+  CardCache* const cache_;
+};
+
+class PodFeed : public kube::InformerHandler {
+ public:
+  explicit PodFeed(CardCache* cache) : cache_(cache) {}
+  void OnAdd(const nlohmann::json& pod) override;
+  void OnUpdate(const nlohmann::json& old_pod,
+                const nlohmann::json& new_pod) override;
+  void OnDelete(const nlohmann::json& last_state) override;
+
+ private:
+  CardCache* const cache_;
+};
+
+}  // namespace gcushare::extender
+
+#endif  // GCUSHARE_EXTENDER_CACHE_FEED_H_

@@ -1,0 +1,194 @@
+#include "extender/card_cache.h"
+
+#include <mutex>
+
+namespace gcushare::extender {
+
+void CardCache::UpsertNode(const nlohmann::json& node) {
+  NodeLayout layout = ParseNodeLayout(node);
+  std::unique_lock lock(mu_);
+  if (layout.name.empty()) return;
+  if (layout.problem == NotSharingNodeReason()) {
+    nodes_.erase(layout.name);
+    return;
+  }
+  std::string name = layout.name;
+  CachedNode& cached = nodes_[name];
+  cached.layout = std::move(layout);
+  RecountLocked(name);
+}
+
+void CardCache::RemoveNode(std::string_view name) {
+  std::unique_lock lock(mu_);
+  auto it = nodes_.find(name);
+  if (it != nodes_.end()) nodes_.erase(it);
+}
+
+Status CardCache::UpsertPod(const nlohmann::json& pod) {
+  auto usage = PodUsageFromPod(pod);
+  PodUsage identity = PodIdentity(pod);
+  std::unique_lock lock(mu_);
+  if (!usage.ok()) {
+    ErasePodLocked(identity.uid);
+    return usage.status();
+  }
+  if (usage->has_value()) {
+    PutPodLocked(std::move(**usage));
+    return OkStatus();
+  }
+  auto it = pods_.find(identity.uid);
+  if (it == pods_.end()) return OkStatus();
+  // Keep a reservation the watch has not caught up with, unless the pod is
+  // finished.
+  if (it->second.assumed && !PodFinished(pod)) return OkStatus();
+  ErasePodLocked(identity.uid);
+  return OkStatus();
+}
+
+void CardCache::RemovePod(const nlohmann::json& pod) {
+  PodUsage identity = PodIdentity(pod);
+  std::unique_lock lock(mu_);
+  ErasePodLocked(identity.uid);
+}
+
+void CardCache::Assume(PodUsage usage) {
+  std::unique_lock lock(mu_);
+  usage.assumed = true;
+  PutPodLocked(std::move(usage));
+}
+
+void CardCache::Forget(std::string_view uid) {
+  std::unique_lock lock(mu_);
+  auto it = pods_.find(uid);
+  if (it != pods_.end() && it->second.assumed) ErasePodLocked(it->first);
+}
+
+void CardCache::Visit(const std::vector<std::string>& names,
+                      const std::function<void(const std::string&,
+                                               const CachedNode*)>& fn) const {
+  std::shared_lock lock(mu_);
+  for (const std::string& name : names) {
+    auto it = nodes_.find(name);
+    fn(name, it == nodes_.end() ? nullptr : &it->second);
+  }
+}
+
+void CardCache::VisitAll(
+    const std::function<void(const std::string&, const CachedNode&)>& fn)
+    const {
+  std::shared_lock lock(mu_);
+  for (const auto& [name, node] : nodes_) fn(name, node);
+}
+
+void CardCache::WithExclusive(const std::function<void(Locked&)>& fn) {
+  std::unique_lock lock(mu_);
+  Locked locked(this);
+  fn(locked);
+}
+
+const CachedNode* CardCache::Locked::Node(std::string_view name) const {
+  auto it = cache_->nodes_.find(name);
+  return it == cache_->nodes_.end() ? nullptr : &it->second;
+}
+
+const PodUsage* CardCache::Locked::Pod(std::string_view uid) const {
+  auto it = cache_->pods_.find(uid);
+  return it == cache_->pods_.end() ? nullptr : &it->second;
+}
+
+void CardCache::Locked::Assume(PodUsage usage) {
+  usage.assumed = true;
+  cache_->PutPodLocked(std::move(usage));
+}
+
+std::optional<PodUsage> CardCache::Pod(std::string_view uid) const {
+  std::shared_lock lock(mu_);
+  auto it = pods_.find(uid);
+  if (it == pods_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::vector<PodUsage> CardCache::PodsOn(std::string_view node) const {
+  std::shared_lock lock(mu_);
+  std::vector<PodUsage> out;
+  auto it = pods_by_node_.find(node);
+  if (it == pods_by_node_.end()) return out;
+  for (const std::string& uid : it->second) {
+    auto pod = pods_.find(uid);
+    if (pod != pods_.end()) out.push_back(pod->second);
+  }
+  return out;
+}
+
+size_t CardCache::node_count() const {
+  std::shared_lock lock(mu_);
+  return nodes_.size();
+}
+
+size_t CardCache::pod_count() const {
+  std::shared_lock lock(mu_);
+  return pods_.size();
+}
+
+void CardCache::PutPodLocked(PodUsage usage) {
+  std::string uid = usage.uid;
+  std::string old_node;
+  auto it = pods_.find(uid);
+  if (it != pods_.end()) old_node = it->second.node;
+  std::string node = usage.node;
+  pods_[uid] = std::move(usage);
+  if (!old_node.empty() && old_node != node) {
+    pods_by_node_[old_node].erase(uid);
+    RecountLocked(old_node);
+  }
+  pods_by_node_[node].insert(uid);
+  RecountLocked(node);
+}
+
+void CardCache::ErasePodLocked(const std::string& uid) {
+  auto it = pods_.find(uid);
+  if (it == pods_.end()) return;
+  std::string node = it->second.node;
+  pods_.erase(it);
+  auto by_node = pods_by_node_.find(node);
+  if (by_node != pods_by_node_.end()) {
+    by_node->second.erase(uid);
+    if (by_node->second.empty()) pods_by_node_.erase(by_node);
+  }
+  RecountLocked(node);
+}
+
+void CardCache::RecountLocked(const std::string& name) {
+  auto node_it = nodes_.find(name);
+  if (node_it == nodes_.end()) return;
+  CachedNode& node = node_it->second;
+  node.cards.clear();
+  node.pod_uids.clear();
+  std::map<uint32_t, size_t> slot;  // Card index -> position in cards.
+  for (const contract::NodeCard& card : node.layout.cards) {
+    slot[card.index] = node.cards.size();
+    CardUsage usage;
+    usage.index = card.index;
+    usage.total_units = card.memory_units;
+    usage.healthy = card.healthy;
+    node.cards.push_back(usage);
+  }
+  auto pods = pods_by_node_.find(name);
+  if (pods == pods_by_node_.end()) return;
+  for (const std::string& uid : pods->second) {
+    const PodUsage& pod = pods_.at(uid);
+    node.pod_uids.insert(uid);
+    for (uint32_t index : pod.cards) {
+      auto s = slot.find(index);
+      if (s == slot.end()) continue;  // Card no longer published.
+      CardUsage& card = node.cards[s->second];
+      if (pod.whole) {
+        card.whole = true;
+      } else {
+        card.used_units += pod.units;
+      }
+    }
+  }
+}
+
+}  // namespace gcushare::extender

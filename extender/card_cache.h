@@ -1,0 +1,113 @@
+// CardCache: the extender's view of every sharing node's cards and of the
+// card memory each pod holds, fed by the node and pod informers and by our
+// own binds.
+//
+// Counting rules (DESIGN.md):
+// - A pod holds memory from the moment our bind reserves it (Assume) until
+//   the watch shows it finished (Succeeded/Failed) or deleted. An assumed
+//   pod stays counted while the watch still shows it without our
+//   annotations (the watch lags our own patch); Forget() drops it when the
+//   bind fails.
+// - After a restart the cache is rebuilt from the pods' assignment
+//   annotations alone, so nothing is double-counted or lost.
+// - A card the node reports unhealthy leaves placement; memory held on it
+//   stays counted.
+//
+// Thread-safety: all methods are safe for concurrent use. Reads take a
+// shared lock; updates an exclusive one. Visit() callbacks run under the
+// shared lock and must not call back into the cache.
+#ifndef GCUSHARE_EXTENDER_CARD_CACHE_H_
+#define GCUSHARE_EXTENDER_CARD_CACHE_H_
+
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "extender/card_allocator.h"
+#include "extender/node_layout.h"
+#include "extender/pod_usage.h"
+#include "status/status.h"
+
+namespace gcushare::extender {
+
+// One node as the cache holds it.
+struct CachedNode {
+  NodeLayout layout;
+  std::vector<CardUsage> cards;    // One per published card, layout order.
+  std::set<std::string> pod_uids;  // Pods holding memory here.
+};
+
+class CardCache {
+ public:
+  // From the node informer. A node without the sharing label is removed.
+  void UpsertNode(const nlohmann::json& node);
+  void RemoveNode(std::string_view name);
+
+  // From the pod informer. A malformed assignment is InvalidArgument (the
+  // pod is then not counted; the caller logs it).
+  Status UpsertPod(const nlohmann::json& pod);
+  void RemovePod(const nlohmann::json& pod);
+
+  // Reserves `usage` (assumed=true) for a bind in flight. Replaces an
+  // earlier record of the same uid.
+  void Assume(PodUsage usage);
+  // Drops the record of `uid` if it is still only assumed.
+  void Forget(std::string_view uid);
+
+  // Runs `fn(name, node)` for each of `names` under one read lock; `node`
+  // is null for a node the cache does not hold.
+  void Visit(const std::vector<std::string>& names,
+             const std::function<void(const std::string& name,
+                                      const CachedNode* node)>& fn) const;
+  // Runs `fn` for every node, in name order, under one read lock.
+  void VisitAll(const std::function<void(const std::string& name,
+                                         const CachedNode& node)>& fn) const;
+  // Runs `fn(name, node)` under the EXCLUSIVE lock, so that a decision and
+  // the Assume() that follows it are atomic with respect to other binds.
+  // `fn` may call AssumeLocked() on the passed handle only.
+  class Locked;
+  void WithExclusive(const std::function<void(Locked&)>& fn);
+
+  // The record of `uid`, if any.
+  std::optional<PodUsage> Pod(std::string_view uid) const;
+  // All pod records on `node`, by uid.
+  std::vector<PodUsage> PodsOn(std::string_view node) const;
+
+  size_t node_count() const;
+  size_t pod_count() const;
+
+  // Access under WithExclusive().
+  class Locked {
+   public:
+    const CachedNode* Node(std::string_view name) const;
+    const PodUsage* Pod(std::string_view uid) const;
+    void Assume(PodUsage usage);
+
+   private:
+    friend class CardCache;
+    explicit Locked(CardCache* cache) : cache_(cache) {}
+    CardCache* cache_;
+  };
+
+ private:
+  // All Locked: callers hold mu_ exclusively.
+  void PutPodLocked(PodUsage usage);
+  void ErasePodLocked(const std::string& uid);
+  void RecountLocked(const std::string& node);
+
+  mutable std::shared_mutex mu_;
+  std::map<std::string, CachedNode, std::less<>> nodes_;
+  std::map<std::string, PodUsage, std::less<>> pods_;  // By uid.
+  // Node name -> uids of pods holding memory there (also for nodes not
+  // cached yet: the pod informer may run ahead of the node informer).
+  std::map<std::string, std::set<std::string>, std::less<>> pods_by_node_;
+};
+
+}  // namespace gcushare::extender
+
+#endif  // GCUSHARE_EXTENDER_CARD_CACHE_H_

@@ -1,0 +1,113 @@
+#include "extender/card_cache.h"
+
+#include <gtest/gtest.h>
+
+#include "extender/testing/objects.h"
+
+namespace gcushare::extender {
+namespace {
+
+using testing::Assigned;
+using testing::MemoryPod;
+using testing::SharingNode;
+
+std::vector<uint64_t> Used(const CardCache& cache, const std::string& name) {
+  std::vector<uint64_t> used;
+  cache.Visit({name}, [&](const std::string&, const CachedNode* node) {
+    if (node == nullptr) return;
+    for (const CardUsage& card : node->cards) used.push_back(card.used_units);
+  });
+  return used;
+}
+
+TEST(CardCacheTest, CountsAssignedPodsWhicheverArrivesFirst) {
+  CardCache cache;
+  // The pod informer may run ahead of the node informer.
+  ASSERT_TRUE(cache.UpsertPod(Assigned(MemoryPod("a", 4), "n1", {1}, 16)).ok());
+  cache.UpsertNode(SharingNode("n1", 2, 16));
+  ASSERT_TRUE(cache.UpsertPod(Assigned(MemoryPod("b", 8), "n1", {1}, 16)).ok());
+  EXPECT_EQ(Used(cache, "n1"), (std::vector<uint64_t>{0, 12}));
+  EXPECT_EQ(cache.pod_count(), 2u);
+}
+
+TEST(CardCacheTest, FinishedOrDeletedPodsFreeTheirMemory) {
+  CardCache cache;
+  cache.UpsertNode(SharingNode("n1", 1, 16));
+  auto a = Assigned(MemoryPod("a", 4), "n1", {0}, 16);
+  auto b = Assigned(MemoryPod("b", 8), "n1", {0}, 16);
+  ASSERT_TRUE(cache.UpsertPod(a).ok());
+  ASSERT_TRUE(cache.UpsertPod(b).ok());
+  a["status"]["phase"] = "Succeeded";
+  ASSERT_TRUE(cache.UpsertPod(a).ok());
+  EXPECT_EQ(Used(cache, "n1"), (std::vector<uint64_t>{8}));
+  cache.RemovePod(b);
+  EXPECT_EQ(Used(cache, "n1"), (std::vector<uint64_t>{0}));
+  EXPECT_EQ(cache.pod_count(), 0u);
+}
+
+TEST(CardCacheTest, AssumedPodSurvivesLaggingWatchAndForget) {
+  CardCache cache;
+  cache.UpsertNode(SharingNode("n1", 1, 16));
+  auto pending = MemoryPod("a", 4);
+  PodUsage usage = PodIdentity(pending);
+  usage.node = "n1";
+  usage.cards = {0};
+  usage.units = 4;
+  cache.Assume(usage);
+  // The watch still shows the pod as it was before our patch.
+  ASSERT_TRUE(cache.UpsertPod(pending).ok());
+  EXPECT_EQ(Used(cache, "n1"), (std::vector<uint64_t>{4}));
+  ASSERT_TRUE(cache.Pod(usage.uid)->assumed);
+  // Confirmed by the watch: no longer only assumed; Forget keeps it.
+  ASSERT_TRUE(cache.UpsertPod(Assigned(pending, "n1", {0}, 16)).ok());
+  EXPECT_FALSE(cache.Pod(usage.uid)->assumed);
+  cache.Forget(usage.uid);
+  EXPECT_EQ(Used(cache, "n1"), (std::vector<uint64_t>{4}));
+
+  // A second reservation that is forgotten frees its memory.
+  PodUsage other = PodIdentity(MemoryPod("b", 2));
+  other.node = "n1";
+  other.cards = {0};
+  other.units = 2;
+  cache.Assume(other);
+  EXPECT_EQ(Used(cache, "n1"), (std::vector<uint64_t>{6}));
+  cache.Forget(other.uid);
+  EXPECT_EQ(Used(cache, "n1"), (std::vector<uint64_t>{4}));
+}
+
+TEST(CardCacheTest, WholeCardPodsMarkTheirCards) {
+  CardCache cache;
+  cache.UpsertNode(SharingNode("n1", 3, 16));
+  auto pod = testing::Pod("default", "w", "", {{"main", 0, 2}});
+  ASSERT_TRUE(cache.UpsertPod(Assigned(pod, "n1", {0, 2}, 16)).ok());
+  std::vector<bool> whole;
+  cache.Visit({"n1"}, [&](const std::string&, const CachedNode* node) {
+    for (const CardUsage& card : node->cards) whole.push_back(card.whole);
+  });
+  EXPECT_EQ(whole, (std::vector<bool>{true, false, true}));
+}
+
+TEST(CardCacheTest, NodeLosingItsLabelLeavesAndUnhealthyCardsAreMarked) {
+  CardCache cache;
+  cache.UpsertNode(SharingNode("n1", 2, 16, "1", {1}));
+  bool healthy1 = true;
+  cache.Visit({"n1"}, [&](const std::string&, const CachedNode* node) {
+    healthy1 = node->cards[1].healthy;
+  });
+  EXPECT_FALSE(healthy1);
+  cache.UpsertNode(testing::PlainNode("n1"));
+  EXPECT_EQ(cache.node_count(), 0u);
+}
+
+TEST(CardCacheTest, MalformedAnnotationsAreReportedAndNotCounted) {
+  CardCache cache;
+  cache.UpsertNode(SharingNode("n1", 1, 16));
+  auto pod = Assigned(MemoryPod("a", 4), "n1", {0}, 16);
+  ASSERT_TRUE(cache.UpsertPod(pod).ok());
+  pod["metadata"]["annotations"]["enflame.com/gcu-device-id"] = "zero";
+  EXPECT_FALSE(cache.UpsertPod(pod).ok());
+  EXPECT_EQ(Used(cache, "n1"), (std::vector<uint64_t>{0}));
+}
+
+}  // namespace
+}  // namespace gcushare::extender

@@ -1,0 +1,76 @@
+// ExtenderService: the scheduler extender's verbs (filter, prioritize,
+// bind) and its inspect view, over a CardCache, independent of HTTP.
+//
+// Each verb takes the request body as kube-scheduler sends it and returns
+// the HTTP status and body to answer with (PROTOCOLS.md section 2):
+// - a body that is not the verb's JSON: 400 with a plain-text message, and
+//   nothing changes;
+// - filter: nodes where the pod's request fits on ONE healthy card (or N
+//   entirely free healthy cards for gcu-count) pass; the others fail with
+//   kInsufficientMemoryReason, or land in FailedAndUnresolvableNodes with
+//   the precise reason when no preemption could help (not a sharing node,
+//   no layout, unknown unit, request larger than any card, mixed request);
+// - prioritize: 0..10 per candidate from CardAllocator;
+// - bind: chooses the card(s) and reserves them in the cache under the
+//   cache's exclusive lock (so concurrent binds never over-commit), merges
+//   the assignment annotations into the pod, creates the Binding, and
+//   records an Event; when the patch or the Binding fails it removes the
+//   annotations and the reservation and answers {"Error": ...}.
+//
+// Thread-safety: every method is safe for concurrent use.
+// Ownership: cache, client, clock and registry are borrowed and must
+// outlive the service.
+#ifndef GCUSHARE_EXTENDER_EXTENDER_SERVICE_H_
+#define GCUSHARE_EXTENDER_EXTENDER_SERVICE_H_
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "extender/card_allocator.h"
+#include "extender/card_cache.h"
+#include "extender/protocol.h"
+#include "kube/clock.h"
+#include "kube/kube_client.h"
+#include "metrics/registry.h"
+
+namespace gcushare::extender {
+
+struct HttpReply {
+  int status = 200;
+  std::string body;
+  std::string content_type = "application/json";
+};
+
+class ExtenderService {
+ public:
+  ExtenderService(CardCache* cache, kube::KubeClient* client,
+                  kube::Clock* clock, Policy policy,
+                  metrics::Registry* registry);
+
+  HttpReply Filter(std::string_view body) const;
+  HttpReply Prioritize(std::string_view body) const;
+  HttpReply Bind(std::string_view body);
+
+  // The usage view of the vendor manual for every node (an array), or for
+  // one node (an object; nullopt when the node is not cached).
+  nlohmann::json InspectAll() const;
+  std::optional<nlohmann::json> InspectNode(std::string_view name) const;
+
+ private:
+  // The error text for the bind reply, or "" on success.
+  std::string BindPod(const BindingArgs& args);
+  void Undo(const BindingArgs& args, const std::string& uid,
+            std::string_view why);
+
+  CardCache* const cache_;
+  kube::KubeClient* const client_;
+  kube::Clock* const clock_;
+  const Policy policy_;
+  metrics::Family<metrics::Counter>& bind_failures_;
+};
+
+}  // namespace gcushare::extender
+
+#endif  // GCUSHARE_EXTENDER_EXTENDER_SERVICE_H_

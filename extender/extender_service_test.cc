@@ -1,0 +1,229 @@
+#include "extender/extender_service.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "extender/testing/objects.h"
+#include "kube/fake_clock.h"
+#include "kube/fake_kube_client.h"
+
+namespace gcushare::extender {
+namespace {
+
+using testing::MemoryPod;
+using testing::SharingNode;
+
+std::string Args(const nlohmann::json& pod,
+                 const std::vector<std::string>& names) {
+  return nlohmann::json{{"Pod", pod}, {"Nodes", nullptr}, {"NodeNames", names}}
+      .dump();
+}
+
+std::string BindArgs(const nlohmann::json& pod, const std::string& node) {
+  return nlohmann::json{{"PodName", pod["metadata"]["name"]},
+                        {"PodNamespace", pod["metadata"]["namespace"]},
+                        {"PodUID", pod["metadata"]["uid"]},
+                        {"Node", node}}
+      .dump();
+}
+
+class ExtenderServiceTest : public ::testing::Test {
+ protected:
+  ExtenderServiceTest()
+      : service_(&cache_, &client_, &clock_, Policy::kBinpack, &registry_) {}
+
+  void AddNode(const nlohmann::json& node) {
+    ASSERT_TRUE(client_.Seed(kube::Resource::Nodes(), node).ok());
+    cache_.UpsertNode(node);
+  }
+  nlohmann::json AddPod(const nlohmann::json& pod) {
+    auto seeded = client_.Seed(kube::Resource::Pods(), pod);
+    EXPECT_TRUE(seeded.ok());
+    return *seeded;
+  }
+  nlohmann::json Filter(const nlohmann::json& pod,
+                        const std::vector<std::string>& names) {
+    HttpReply reply = service_.Filter(Args(pod, names));
+    EXPECT_EQ(reply.status, 200) << reply.body;
+    return nlohmann::json::parse(reply.body);
+  }
+  std::string Bind(const nlohmann::json& pod, const std::string& node) {
+    HttpReply reply = service_.Bind(BindArgs(pod, node));
+    EXPECT_EQ(reply.status, 200) << reply.body;
+    return nlohmann::json::parse(reply.body)["Error"].get<std::string>();
+  }
+  nlohmann::json Annotations(const std::string& name) {
+    auto pod = client_.Get(kube::Resource::Pods(), "default", name);
+    EXPECT_TRUE(pod.ok());
+    return (*pod)["metadata"].value("annotations", nlohmann::json::object());
+  }
+  // Feeds the fake's current pods to the cache, as the informer would.
+  void SyncPods() {
+    auto list = client_.List(kube::Resource::Pods(), "", {});
+    ASSERT_TRUE(list.ok());
+    for (const auto& pod : list->items) (void)cache_.UpsertPod(pod);
+  }
+
+  CardCache cache_;
+  kube::FakeKubeClient client_;
+  kube::FakeClock clock_;
+  metrics::Registry registry_;
+  ExtenderService service_;
+};
+
+TEST_F(ExtenderServiceTest, VendorManualScenario) {
+  AddNode(SharingNode("n1", 8, 16));
+  const std::pair<const char*, uint64_t> pods[] = {
+      {"p4", 4}, {"p8", 8}, {"p12", 12}};
+  for (const auto& [name, size] : pods) {
+    auto pod = AddPod(MemoryPod(name, size));
+    auto filtered = Filter(pod, {"n1"});
+    ASSERT_EQ(filtered["NodeNames"], nlohmann::json::array({"n1"})) << filtered;
+    ASSERT_EQ(Bind(pod, "n1"), "");
+  }
+  EXPECT_EQ(Annotations("p4")["enflame.com/gcu-device-id"], "0");
+  EXPECT_EQ(Annotations("p8")["enflame.com/gcu-device-id"], "0");
+  EXPECT_NE(Annotations("p12")["enflame.com/gcu-device-id"], "0");
+  EXPECT_EQ(Annotations("p12")["enflame.com/gcu-container-devices"],
+            R"({"main":[1]})");
+  EXPECT_EQ(Annotations("p12")["enflame.com/gcu-device-assigned"], "false");
+
+  auto big = AddPod(MemoryPod("p20", 20));
+  auto filtered = Filter(big, {"n1"});
+  EXPECT_EQ(filtered["NodeNames"], nlohmann::json::array());
+  EXPECT_NE(
+      filtered["FailedAndUnresolvableNodes"]["n1"].get<std::string>().find(
+          "more than the largest card"),
+      std::string::npos);
+
+  auto inspect = service_.InspectNode("n1");
+  ASSERT_TRUE(inspect.has_value());
+  EXPECT_EQ((*inspect)["usedGCU"], 24);
+  EXPECT_EQ((*inspect)["totalGCU"], 128);
+  EXPECT_EQ((*inspect)["availableGCU"], 104);
+  EXPECT_EQ((*inspect)["devices"]["0"]["usedGCU"], 12);
+  EXPECT_EQ((*inspect)["devices"]["0"]["pods"].size(), 2u);
+  EXPECT_EQ((*inspect)["devices"]["0"]["pods"][0]["namespace"], "default");
+  EXPECT_FALSE(service_.InspectNode("nope").has_value());
+}
+
+TEST_F(ExtenderServiceTest, FullCardFailsWithTheVendorReason) {
+  AddNode(SharingNode("n1", 1, 16));
+  auto first = AddPod(MemoryPod("a", 12));
+  ASSERT_EQ(Bind(first, "n1"), "");
+  auto second = AddPod(MemoryPod("b", 8));
+  auto filtered = Filter(second, {"n1", "elsewhere"});
+  EXPECT_EQ(filtered["FailedNodes"]["n1"],
+            "insufficient GCU Memory in one gcu device");
+  EXPECT_NE(filtered["FailedAndUnresolvableNodes"]["elsewhere"]
+                .get<std::string>()
+                .find("not a GCUShare node"),
+            std::string::npos);
+  // And bind refuses too, without touching the pod.
+  EXPECT_NE(Bind(second, "n1").find("insufficient GCU Memory"),
+            std::string::npos);
+  EXPECT_FALSE(Annotations("b").contains("enflame.com/gcu-device-id"));
+}
+
+TEST_F(ExtenderServiceTest, MixedRequestIsRefusedEverywhere) {
+  AddNode(SharingNode("n1", 2, 16));
+  auto pod = AddPod(testing::Pod("default", "m", "", {{"main", 4, 1}}));
+  auto filtered = Filter(pod, {"n1"});
+  EXPECT_NE(
+      filtered["FailedAndUnresolvableNodes"]["n1"].get<std::string>().find(
+          "both enflame.com/gcu-memory and enflame.com/gcu-count"),
+      std::string::npos);
+}
+
+TEST_F(ExtenderServiceTest, WholeAndSharedPodsNeverShareACard) {
+  AddNode(SharingNode("n1", 2, 16));
+  auto shared = AddPod(MemoryPod("s", 1));
+  ASSERT_EQ(Bind(shared, "n1"), "");
+  auto whole = AddPod(testing::Pod("default", "w", "", {{"main", 0, 1}}));
+  ASSERT_EQ(Bind(whole, "n1"), "");
+  EXPECT_NE(Annotations("s")["enflame.com/gcu-device-id"],
+            Annotations("w")["enflame.com/gcu-device-id"]);
+  auto another = AddPod(testing::Pod("default", "w2", "", {{"main", 0, 1}}));
+  auto filtered = Filter(another, {"n1"});
+  EXPECT_EQ(filtered["NodeNames"], nlohmann::json::array());
+  auto more = AddPod(MemoryPod("s2", 1));
+  ASSERT_EQ(Bind(more, "n1"), "");
+  EXPECT_EQ(Annotations("s2")["enflame.com/gcu-device-id"],
+            Annotations("s")["enflame.com/gcu-device-id"]);
+}
+
+TEST_F(ExtenderServiceTest, FailedBindingRemovesAnnotationsAndReservation) {
+  AddNode(SharingNode("n1", 1, 16));
+  auto pod = AddPod(MemoryPod("a", 4));
+  client_.FailNext("binding", UnavailableError("connection refused"));
+  std::string error = Bind(pod, "n1");
+  EXPECT_NE(error.find("connection refused"), std::string::npos) << error;
+  EXPECT_FALSE(Annotations("a").contains("enflame.com/gcu-device-id"));
+  EXPECT_EQ(cache_.pod_count(), 0u);
+  // The memory is free again.
+  ASSERT_EQ(Bind(pod, "n1"), "");
+  EXPECT_EQ(Annotations("a")["enflame.com/gcu-device-id"], "0");
+}
+
+TEST_F(ExtenderServiceTest, BadBodiesAre400AndChangeNothing) {
+  AddNode(SharingNode("n1", 1, 16));
+  for (const char* body : {"", "{", "[]", "{\"Pod\":", "null"}) {
+    EXPECT_EQ(service_.Filter(body).status, 400) << body;
+    EXPECT_EQ(service_.Prioritize(body).status, 400) << body;
+    EXPECT_EQ(service_.Bind(body).status, 400) << body;
+  }
+  EXPECT_EQ(cache_.pod_count(), 0u);
+  EXPECT_TRUE(client_.actions().size() <= 1u);  // Only the node seed.
+}
+
+TEST_F(ExtenderServiceTest, ConcurrentBindsNeverOvercommit) {
+  AddNode(SharingNode("n1", 2, 16));
+  std::vector<nlohmann::json> pods;
+  for (int i = 0; i < 40; ++i) {
+    pods.push_back(AddPod(MemoryPod("p" + std::to_string(i), 3)));
+  }
+  std::vector<std::string> errors(pods.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < pods.size(); ++i) {
+    threads.emplace_back([&, i] {
+      errors[i] = nlohmann::json::parse(
+          service_.Bind(BindArgs(pods[i], "n1")).body)["Error"];
+    });
+  }
+  for (auto& t : threads) t.join();
+  int bound = 0;
+  for (const std::string& e : errors) bound += e.empty() ? 1 : 0;
+  EXPECT_EQ(bound, 10);  // 5 pods of 3 units per 16-unit card.
+  SyncPods();
+  auto inspect = service_.InspectNode("n1");
+  EXPECT_EQ((*inspect)["devices"]["0"]["usedGCU"], 15);
+  EXPECT_EQ((*inspect)["devices"]["1"]["usedGCU"], 15);
+}
+
+TEST_F(ExtenderServiceTest, PrioritizePrefersTheFullerCard) {
+  AddNode(SharingNode("empty", 1, 16));
+  AddNode(SharingNode("used", 1, 16));
+  auto first = AddPod(MemoryPod("a", 8));
+  ASSERT_EQ(Bind(first, "used"), "");
+  auto pod = AddPod(MemoryPod("b", 4));
+  HttpReply reply = service_.Prioritize(Args(pod, {"empty", "used", "gone"}));
+  ASSERT_EQ(reply.status, 200);
+  auto scores = nlohmann::json::parse(reply.body);
+  ASSERT_EQ(scores.size(), 3u);
+  EXPECT_EQ(scores[0]["Host"], "empty");
+  EXPECT_GT(scores[1]["Score"].get<int>(), scores[0]["Score"].get<int>());
+  EXPECT_EQ(scores[2]["Score"], 0);
+}
+
+TEST_F(ExtenderServiceTest, BindFailureCounterCountsByStage) {
+  AddNode(SharingNode("n1", 1, 4));
+  auto pod = AddPod(MemoryPod("a", 8));
+  EXPECT_NE(Bind(pod, "n1"), "");
+  EXPECT_NE(registry_.Render().find(
+                "gcushare_extender_bind_failures_total{stage=\"placement\"} 1"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace gcushare::extender

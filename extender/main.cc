@@ -1,0 +1,115 @@
+// gcushare-scheduler-extender: the kube-scheduler extender of GCUShare.
+// See extender/http_server.h for the endpoints and README.md for operation.
+#include <spdlog/spdlog.h>
+
+#include <memory>
+
+#include "contract/names.h"
+#include "daemon/daemon.h"
+#include "daemon/seccomp.h"
+#include "daemon/version.h"
+#include "extender/cache_feed.h"
+#include "extender/cache_metrics.h"
+#include "extender/card_allocator.h"
+#include "extender/card_cache.h"
+#include "extender/extender_service.h"
+#include "extender/http_server.h"
+#include "kube/clock.h"
+#include "kube/config.h"
+#include "kube/curl_kube_client.h"
+#include "kube/informer.h"
+#include "metrics/registry.h"
+
+namespace gcushare::extender {
+namespace {
+
+int Run(int argc, char** argv) {
+  Daemon daemon(std::string(contract::kExtenderName),
+                "Scheduler extender of GCUShare: kube-scheduler calls it to "
+                "filter nodes by free memory on ONE Enflame GCU card, to score "
+                "them, and to bind pods to a chosen card.");
+  CLI::App& app = daemon.app();
+  std::string kubeconfig;
+  std::string context;
+  std::string address = "0.0.0.0";
+  int port = contract::kExtenderDefaultPort;
+  std::string policy_text = "binpack";
+  int threads = 32;
+  app.add_option("--kubeconfig", kubeconfig,
+                 "kubeconfig file for the API server; absent: the in-cluster "
+                 "service account configuration");
+  app.add_option("--context", context,
+                 "kubeconfig context to use instead of current-context");
+  app.add_option("--address", address, "address to listen on")
+      ->capture_default_str();
+  app.add_option("--port", port,
+                 "port to listen on; the endpoints are under "
+                 "/gcushare-scheduler (0: any free port, logged)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
+  app.add_option("--policy", policy_text,
+                 "card choice: binpack (fill used cards first, keep whole "
+                 "cards free) or spread (emptiest card first)")
+      ->capture_default_str();
+  app.add_option("--http-threads", threads,
+                 "worker threads answering HTTP requests")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 1024));
+  if (auto code = daemon.ParseFlags(argc, argv)) return *code;
+  if (auto s = daemon.StartLogging(); !s.ok()) return daemon.Fail(s);
+
+  auto policy = ParsePolicy(policy_text);
+  if (!policy.ok()) return daemon.Fail(policy.status());
+  auto config = kube::ResolveConfig(kubeconfig, context);
+  if (!config.ok()) return daemon.Fail(config.status());
+  kube::KubeClientOptions client_options;
+  client_options.http.user_agent =
+      std::string(contract::kExtenderName) + "/" + std::string(Version());
+  auto client = kube::CurlKubeClient::Create(*config, client_options);
+  if (!client.ok()) return daemon.Fail(client.status());
+  spdlog::info("API server {}; policy {}", config->server, policy_text);
+
+  kube::RealClock clock;
+  metrics::Registry registry;
+  CardCache cache;
+  RegisterCacheMetrics(&cache, &registry);
+  NodeFeed node_feed(&cache);
+  PodFeed pod_feed(&cache);
+  kube::InformerOptions node_options;
+  node_options.label_selector = std::string(contract::kSharingNodeLabel) + "=" +
+                                std::string(contract::kSharingNodeLabelValue);
+  kube::Informer nodes(client->get(), kube::Resource::Nodes(), "", &node_feed,
+                       node_options);
+  kube::Informer pods(client->get(), kube::Resource::Pods(), "", &pod_feed);
+
+  ExtenderService service(&cache, client->get(), &clock, *policy, &registry);
+  HttpServerOptions server_options;
+  server_options.address = address;
+  server_options.port = port;
+  server_options.worker_threads = threads;
+  server_options.ready = [&nodes, &pods] {
+    return nodes.HasSynced() && pods.HasSynced();
+  };
+  ExtenderHttpServer server(&service, &registry, server_options);
+  if (auto s = server.Start(); !s.ok()) return daemon.Fail(s);
+  // Logged in the form tests and operators look for.
+  spdlog::info("listening on http://{}:{}{}", address, server.port(),
+               contract::kExtenderPathPrefix);
+
+  std::vector<std::string> syscalls = NetworkSyscalls();
+  if (auto s = daemon.Confine(syscalls); !s.ok()) return daemon.Fail(s);
+  nodes.Start();
+  pods.Start();
+
+  daemon.shutdown().Wait();
+  spdlog::info("stopping: HTTP server, then informers");
+  server.Stop();
+  pods.Stop();
+  nodes.Stop();
+  return daemon.Finish();
+}
+
+}  // namespace
+}  // namespace gcushare::extender
+
+int main(int argc, char** argv) { return gcushare::extender::Run(argc, argv); }

@@ -1,0 +1,60 @@
+// PodUsage: the card memory a pod holds, as the extender counts it, and the
+// assignment written at bind. Pure functions; thread-compatible.
+#ifndef GCUSHARE_EXTENDER_POD_USAGE_H_
+#define GCUSHARE_EXTENDER_POD_USAGE_H_
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "contract/annotations.h"
+#include "contract/pod_request.h"
+#include "status/status.h"
+
+namespace gcushare::extender {
+
+struct PodUsage {
+  std::string uid;
+  std::string namespace_name;
+  std::string name;
+  std::string node;
+  std::string create_time;      // metadata.creationTimestamp, as sent.
+  std::vector<uint32_t> cards;  // Ascending.
+  uint64_t units = 0;           // Shared request (total); 0 for whole cards.
+  bool whole = false;           // Holds its cards entirely.
+  // Counted from our own bind, not yet seen assigned through the watch.
+  bool assumed = false;
+
+  std::string Key() const { return namespace_name + "/" + name; }
+};
+
+// True for a pod whose containers will not run again (phase Succeeded or
+// Failed) or that is being deleted with no grace left: it holds nothing.
+bool PodFinished(const nlohmann::json& pod);
+
+// The usage `pod` holds: nullopt when it holds none (no assignment
+// annotations, not on a node, or finished). Malformed assignment
+// annotations are InvalidArgument naming the annotation.
+StatusOr<std::optional<PodUsage>> PodUsageFromPod(const nlohmann::json& pod);
+
+// The identity fields of `pod` (uid, namespace, name, creationTimestamp).
+PodUsage PodIdentity(const nlohmann::json& pod);
+
+// The annotations written at bind for a pod with `request` placed on
+// `cards` whose (first) card holds `card_total_units`:
+// gcu-device-id, gcu-device-memory, gcu-device-memory-request (for
+// whole-card pods the memory of all its cards), assign time,
+// assigned=false, and gcu-container-devices for every container that asked
+// (shared: each gets the card; whole: app containers and sidecars take
+// consecutive slices of `cards` in spec order, plain init containers the
+// first cards, since they run before the others).
+contract::CardAssignment BuildAssignment(const contract::PodRequest& request,
+                                         const std::vector<uint32_t>& cards,
+                                         uint64_t card_total_units,
+                                         int64_t assign_time_ns);
+
+}  // namespace gcushare::extender
+
+#endif  // GCUSHARE_EXTENDER_POD_USAGE_H_

@@ -1,0 +1,279 @@
+// gcushare-scheduler-extender as a real process, over HTTP, against the
+// stand-in API server: the scenarios of the extender issue.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "extender/testing/objects.h"
+#include "testing/files.h"
+#include "tests/extender/harness.h"
+#include "tests/peers/apiserver/testing/test_server.h"
+
+namespace gcushare {
+namespace {
+
+using extender::testing::MemoryPod;
+using extender::testing::Pod;
+using extender::testing::SharingNode;
+using nlohmann::json;
+
+class ExtenderHttpTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::MakeTempDir();
+    kubeconfig_ = testing::WriteKubeconfig(dir_, api_.port());
+  }
+  void StartExtender(const std::vector<std::string>& flags = {}) {
+    Status started = extender_.Start(kubeconfig_, dir_ + "/logs", flags);
+    ASSERT_TRUE(started.ok()) << started.message();
+  }
+  void CreateNode(const json& node) {
+    auto r = api_.Post("/api/v1/nodes", node.dump());
+    ASSERT_EQ(r.status, 201) << r.body;
+  }
+  json CreatePod(const json& pod) {
+    auto r = api_.Post("/api/v1/namespaces/default/pods", pod.dump());
+    EXPECT_EQ(r.status, 201) << r.body;
+    return json::parse(r.body);
+  }
+  json GetPod(const std::string& name) {
+    auto r = api_.Get("/api/v1/namespaces/default/pods/" + name);
+    EXPECT_EQ(r.status, 200) << r.body;
+    return json::parse(r.body);
+  }
+  std::string Annotation(const std::string& pod, const std::string& key) {
+    json p = GetPod(pod);
+    auto& a = p["metadata"]["annotations"];
+    return a.is_object() && a.contains(key) ? a[key].get<std::string>() : "";
+  }
+  // Waits until the extender's cache holds `node`.
+  void WaitForNode(const std::string& node) {
+    for (int i = 0; i < 1000; ++i) {
+      if (extender_.Get("/inspect/" + node).status == 200) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    FAIL() << "node " << node << " never reached the cache";
+  }
+  json Filter(const json& pod, const std::vector<std::string>& names) {
+    json args = {{"Pod", pod}, {"Nodes", nullptr}, {"NodeNames", names}};
+    auto r = extender_.Post("/filter", args.dump());
+    EXPECT_EQ(r.status, 200) << r.body;
+    return json::parse(r.body);
+  }
+  std::string Bind(const json& pod, const std::string& node) {
+    json args = {{"PodName", pod["metadata"]["name"]},
+                 {"PodNamespace", pod["metadata"]["namespace"]},
+                 {"PodUID", pod["metadata"]["uid"]},
+                 {"Node", node}};
+    auto r = extender_.Post("/bind", args.dump());
+    EXPECT_EQ(r.status, 200) << r.body;
+    return json::parse(r.body)["Error"].get<std::string>();
+  }
+  json Inspect(const std::string& node) {
+    auto r = extender_.Get("/inspect/" + node);
+    EXPECT_EQ(r.status, 200) << r.body;
+    json view = json::parse(r.body);
+    // Whether a pod is still only assumed depends on timing: drop it.
+    for (auto& [index, device] : view["devices"].items()) {
+      for (auto& pod : device["pods"]) pod.erase("assumed");
+    }
+    return view;
+  }
+
+  apiserver::testing::TestServer api_;
+  std::string dir_;
+  std::string kubeconfig_;
+  testing::ExtenderProcess extender_;
+};
+
+TEST_F(ExtenderHttpTest, VendorManualScenario) {
+  CreateNode(SharingNode("n1", 8, 16));
+  StartExtender();
+  WaitForNode("n1");
+  for (auto [name, size] : {std::pair{"p4", 4}, {"p8", 8}, {"p12", 12}}) {
+    json pod = CreatePod(MemoryPod(name, size));
+    json filtered = Filter(pod, {"n1"});
+    ASSERT_EQ(filtered["NodeNames"], json::array({"n1"})) << filtered;
+    ASSERT_EQ(Bind(pod, "n1"), "");
+    EXPECT_EQ(GetPod(name)["spec"]["nodeName"], "n1");
+  }
+  EXPECT_EQ(Annotation("p4", "enflame.com/gcu-device-id"), "0");
+  EXPECT_EQ(Annotation("p8", "enflame.com/gcu-device-id"), "0");
+  EXPECT_NE(Annotation("p12", "enflame.com/gcu-device-id"), "0");
+  EXPECT_EQ(Annotation("p12", "enflame.com/gcu-device-memory"), "16");
+  EXPECT_EQ(Annotation("p12", "enflame.com/gcu-device-memory-request"), "12");
+  EXPECT_EQ(Annotation("p12", "enflame.com/gcu-device-assigned"), "false");
+
+  json big = CreatePod(MemoryPod("p20", 20));
+  json filtered = Filter(big, {"n1"});
+  EXPECT_EQ(filtered["NodeNames"], json::array());
+  EXPECT_NE(filtered.dump().find("more than the largest card"),
+            std::string::npos)
+      << filtered;
+
+  json view = Inspect("n1");
+  EXPECT_EQ(view["usedGCU"], 24);
+  EXPECT_EQ(view["totalGCU"], 128);
+  EXPECT_EQ(view["availableGCU"], 104);
+  EXPECT_EQ(view["devices"]["0"]["usedGCU"], 12);
+  ASSERT_EQ(view["devices"]["0"]["pods"].size(), 2u);
+  for (const char* key :
+       {"name", "namespace", "uid", "createTime", "usedGCU"}) {
+    EXPECT_TRUE(view["devices"]["0"]["pods"][0].contains(key)) << key;
+  }
+  auto all = extender_.Get("/inspect");
+  ASSERT_EQ(all.status, 200);
+  EXPECT_TRUE(json::parse(all.body).is_array());
+  EXPECT_EQ(extender_.Get("/inspect/unknown").status, 404);
+
+  // kubectl describe shows why the pod landed where it did.
+  auto events = api_.Get("/api/v1/namespaces/default/events");
+  EXPECT_NE(events.body.find("GCUAssigned"), std::string::npos);
+
+  // Metrics: latency histograms per verb and per-card usage.
+  auto metrics = extender_.Get("/metrics");
+  ASSERT_EQ(metrics.status, 200);
+  EXPECT_NE(
+      metrics.body.find("gcushare_extender_request_duration_seconds_count{verb="
+                        "\"bind\"} 3"),
+      std::string::npos)
+      << metrics.body;
+  EXPECT_NE(metrics.body.find("gcushare_card_memory_used_units{node=\"n1\","
+                              "card=\"0\",unit=\"1\"} 12"),
+            std::string::npos)
+      << metrics.body;
+  EXPECT_EQ(extender_.Get("/version").status, 200);
+  auto code = extender_.Stop();
+  ASSERT_TRUE(code.ok());
+  EXPECT_EQ(*code, 0) << extender_.output();
+}
+
+TEST_F(ExtenderHttpTest, MultiContainerUnitTenthAndWholeCards) {
+  CreateNode(SharingNode("n1", 2, 160, "0.1"));
+  StartExtender();
+  WaitForNode("n1");
+  json multi =
+      CreatePod(Pod("default", "multi", "", {{"a", 40, 0}, {"b", 20, 0}}));
+  ASSERT_EQ(Bind(multi, "n1"), "");
+  std::string card = Annotation("multi", "enflame.com/gcu-device-id");
+  EXPECT_EQ(Annotation("multi", "enflame.com/gcu-device-memory-request"), "60");
+  EXPECT_EQ(Annotation("multi", "enflame.com/gcu-device-memory"), "160");
+  EXPECT_EQ(
+      json::parse(Annotation("multi", "enflame.com/gcu-container-devices")),
+      json::parse("{\"a\":[" + card + "],\"b\":[" + card + "]}"));
+
+  json whole = CreatePod(Pod("default", "whole", "", {{"main", 0, 1}}));
+  ASSERT_EQ(Bind(whole, "n1"), "");
+  std::string whole_card = Annotation("whole", "enflame.com/gcu-device-id");
+  EXPECT_NE(whole_card, card);
+  // 100 more units fit only beside "multi" (160 - 60), never on the whole
+  // card.
+  json more = CreatePod(MemoryPod("more", 100));
+  ASSERT_EQ(Bind(more, "n1"), "");
+  EXPECT_EQ(Annotation("more", "enflame.com/gcu-device-id"), card);
+  json full = CreatePod(MemoryPod("full", 1));
+  EXPECT_EQ(Filter(full, {"n1"})["FailedNodes"]["n1"],
+            "insufficient GCU Memory in one gcu device");
+  json second_whole = CreatePod(Pod("default", "w2", "", {{"main", 0, 1}}));
+  EXPECT_NE(Bind(second_whole, "n1"), "");
+  EXPECT_EQ(Annotation("w2", "enflame.com/gcu-device-id"), "");
+}
+
+TEST_F(ExtenderHttpTest, RestartKeepsInspectAndNeverDoubleAllocates) {
+  CreateNode(SharingNode("n1", 2, 16));
+  StartExtender();
+  WaitForNode("n1");
+  for (auto [name, size] : {std::pair{"a", 12}, {"b", 10}, {"c", 3}}) {
+    ASSERT_EQ(Bind(CreatePod(MemoryPod(name, size)), "n1"), "");
+  }
+  json before = Inspect("n1");
+  extender_.Kill();
+  StartExtender();
+  WaitForNode("n1");
+  EXPECT_EQ(Inspect("n1"), before);
+  // Card 0 has 4 left at most and card 1 at most 6 left: 8 fits nowhere.
+  json late = CreatePod(MemoryPod("late", 8));
+  EXPECT_NE(Bind(late, "n1"), "");
+  EXPECT_EQ(Annotation("late", "enflame.com/gcu-device-id"), "");
+}
+
+TEST_F(ExtenderHttpTest, TwoHundredConcurrentBindsNeverOvercommit) {
+  CreateNode(SharingNode("n1", 8, 16));
+  StartExtender({"--http-threads=64"});
+  WaitForNode("n1");
+  std::vector<json> pods;
+  for (int i = 0; i < 200; ++i) {
+    pods.push_back(CreatePod(MemoryPod("p" + std::to_string(i), 3)));
+  }
+  std::atomic<int> bound{0};
+  std::vector<std::thread> threads;
+  for (const json& pod : pods) {
+    threads.emplace_back([&, pod] {
+      json args = {{"PodName", pod["metadata"]["name"]},
+                   {"PodNamespace", "default"},
+                   {"PodUID", pod["metadata"]["uid"]},
+                   {"Node", "n1"}};
+      auto r = extender_.Post("/bind", args.dump());
+      if (r.status == 200 && json::parse(r.body)["Error"] == "") ++bound;
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(bound.load(), 40);  // 5 pods of 3 units per 16-unit card.
+  std::map<std::string, int> per_card;
+  for (int i = 0; i < 200; ++i) {
+    std::string card =
+        Annotation("p" + std::to_string(i), "enflame.com/gcu-device-id");
+    if (!card.empty()) per_card[card] += 3;
+  }
+  EXPECT_EQ(per_card.size(), 8u);
+  for (const auto& [card, used] : per_card) {
+    EXPECT_LE(used, 16) << "card " << card;
+  }
+}
+
+TEST_F(ExtenderHttpTest, BadBodiesGet400AndChangeNothing) {
+  CreateNode(SharingNode("n1", 1, 16));
+  StartExtender();
+  WaitForNode("n1");
+  json pod = CreatePod(MemoryPod("a", 4));
+  std::string valid = json{
+      {"PodName", "a"},
+      {"PodNamespace", "default"},
+      {"Node", "n1"}}.dump();
+  std::string oversized = "{\"Pod\":\"" + std::string(65u << 20, 'x') + "\"}";
+  for (const char* verb : {"/filter", "/prioritize", "/bind"}) {
+    for (const std::string& body :
+         {std::string("{"), std::string("not json"),
+          valid.substr(0, valid.size() / 2), oversized}) {
+      auto r = extender_.Post(verb, body);
+      EXPECT_EQ(r.status, 400) << verb << " " << body.substr(0, 40);
+      EXPECT_FALSE(r.body.empty());
+    }
+  }
+  EXPECT_EQ(Annotation("a", "enflame.com/gcu-device-id"), "");
+  EXPECT_EQ(Inspect("n1")["usedGCU"], 0);
+}
+
+TEST_F(ExtenderHttpTest, FullNodeObjectsWhenNotNodeCacheCapable) {
+  json node = SharingNode("n1", 1, 16);
+  CreateNode(node);
+  CreateNode(extender::testing::PlainNode("plain"));
+  StartExtender();
+  WaitForNode("n1");
+  json pod = CreatePod(MemoryPod("a", 4));
+  json args = {{"Pod", pod},
+               {"Nodes",
+                {{"metadata", json::object()},
+                 {"items", {node, extender::testing::PlainNode("plain")}}}},
+               {"NodeNames", nullptr}};
+  auto r = extender_.Post("/filter", args.dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  json result = json::parse(r.body);
+  ASSERT_EQ(result["Nodes"]["items"].size(), 1u) << result;
+  EXPECT_EQ(result["Nodes"]["items"][0]["metadata"]["name"], "n1");
+  EXPECT_TRUE(result["FailedAndUnresolvableNodes"].contains("plain"));
+}
+
+}  // namespace
+}  // namespace gcushare
