@@ -49,6 +49,15 @@ TEST(DaemonIntegrationTest, BadFlagExitsTwoWithHint) {
   EXPECT_EQ(level->exit_code, 2);
 }
 
+TEST(DaemonIntegrationTest, EmptyFlagValueIsRefusedNotSwallowingTheNext) {
+  auto r = RunProcess({Binary(), "--log-dir=", "--log-level=debug"});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 2);
+  EXPECT_NE(r->err.find("flag --log-dir= has an empty value"),
+            std::string::npos)
+      << r->err;
+}
+
 TEST(DaemonIntegrationTest, LogsConfinesAndStopsCleanlyOnSigterm) {
   std::string dir = MakeTempDir();
   ChildProcess child;

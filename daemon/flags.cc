@@ -2,6 +2,7 @@
 
 #include <iostream>
 #include <string>
+#include <string_view>
 
 #include "daemon/version.h"
 
@@ -41,6 +42,18 @@ void AddSeccompFlag(CLI::App& app, bool* enabled) {
 
 std::optional<int> ParseFlags(CLI::App& app, int argc,
                               const char* const* argv) {
+  // CLI11 reads "--name=" as "--name" and takes the NEXT argument as its
+  // value, silently swallowing another flag. Refuse it instead.
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (arg.size() > 3 && arg.substr(0, 2) == "--" && arg.back() == '=') {
+      std::cerr << app.get_name() << ": flag " << arg
+                << " has an empty value; give a value or leave the flag out\n"
+                << "Run '" << app.get_name() << " --help' for the flags.\n";
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
