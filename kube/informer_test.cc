@@ -16,6 +16,7 @@
 #include "kube/fake_clock.h"
 #include "kube/json_fields.h"
 #include "kube/testing/api_objects.h"
+#include "kube/testing/recording_handler.h"
 #include "kube/testing/scripted_server.h"
 
 namespace gcushare::kube {
@@ -27,6 +28,7 @@ using ::gcushare::kube::testing::FailureStatus;
 using ::gcushare::kube::testing::Pod;
 using ::gcushare::kube::testing::PodList;
 using ::gcushare::kube::testing::RecordedRequest;
+using ::gcushare::kube::testing::RecordingHandler;
 using ::gcushare::kube::testing::ScriptedServer;
 using ::gcushare::kube::testing::WatchLine;
 
@@ -105,62 +107,6 @@ class PodsEndpoint {
   std::string list_ = PodList({}, "1");
   std::deque<Scripted> watches_;
   bool closed_ = false;
-};
-
-// Records callbacks and keeps a cache the way a consumer would.
-class RecordingHandler : public InformerHandler {
- public:
-  void OnAdd(const nlohmann::json& object) override {
-    Record("add " + Describe(object), object, false);
-  }
-  void OnUpdate(const nlohmann::json& old_object,
-                const nlohmann::json& new_object) override {
-    Record("update " + NameOf(new_object) + "@" +
-               ResourceVersionOf(old_object) + "->" +
-               ResourceVersionOf(new_object),
-           new_object, false);
-  }
-  void OnDelete(const nlohmann::json& last_state) override {
-    Record("delete " + Describe(last_state), last_state, true);
-  }
-
-  // Waits (bounded) until `done` holds.
-  bool WaitUntil(const std::function<bool()>& done) {
-    std::unique_lock<std::mutex> lock(mu_);
-    return cv_.wait_for(lock, std::chrono::seconds(30), done);
-  }
-  bool WaitForLog(size_t count) {
-    return WaitUntil([&] { return log_.size() >= count; });
-  }
-  std::vector<std::string> log() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return log_;
-  }
-  // name -> resourceVersion as the consumer's cache sees it.
-  std::map<std::string, std::string> cache() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return cache_;
-  }
-
- private:
-  static std::string Describe(const nlohmann::json& object) {
-    return NameOf(object) + "@" + ResourceVersionOf(object);
-  }
-  void Record(std::string entry, const nlohmann::json& object, bool erase) {
-    std::lock_guard<std::mutex> lock(mu_);
-    log_.push_back(std::move(entry));
-    if (erase) {
-      cache_.erase(NameOf(object));
-    } else {
-      cache_[NameOf(object)] = ResourceVersionOf(object);
-    }
-    cv_.notify_all();
-  }
-
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<std::string> log_;
-  std::map<std::string, std::string> cache_;
 };
 
 // Polls `done` (bounded) for state that no callback announces.

@@ -4,6 +4,9 @@
 #include <sys/socket.h>
 
 #include <exception>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <utility>
 
 #include "tests/peers/apiserver/list_options.h"
@@ -32,6 +35,10 @@ ApiServer::ApiServer(const ServerOptions& options) : options_(options) {}
 
 StatusOr<std::unique_ptr<ApiServer>> ApiServer::Create(
     const ServerOptions& options) {
+  if (!options.token.empty() && !options.token_file.empty()) {
+    return InvalidArgumentError(
+        "give either a token or a token file, not both");
+  }
   std::unique_ptr<ApiServer> server(new ApiServer(options));
   Journal::State state;
   if (!options.state_file.empty()) {
@@ -52,6 +59,7 @@ StatusOr<std::unique_ptr<ApiServer>> ApiServer::Create(
   ctx.catalog = &server->catalog_;
   ctx.ids = &server->ids_;
   ctx.bookmark_interval = options.bookmark_interval;
+  ctx.watch_chunk_bytes = options.watch_chunk_bytes;
   server->crud_ = std::make_unique<CrudHandler>(ctx);
   server->list_ = std::make_unique<ListHandler>(ctx);
   server->patch_ = std::make_unique<PatchHandler>(ctx);
@@ -114,13 +122,32 @@ void ApiServer::Stop() {
   if (listener_.joinable()) listener_.join();
 }
 
+bool ApiServer::Authorized(const httplib::Request& req) const {
+  std::string token = options_.token;
+  if (!options_.token_file.empty()) {
+    std::ifstream in(options_.token_file, std::ios::binary);
+    std::ostringstream contents;
+    contents << in.rdbuf();
+    token = contents.str();
+    const size_t end = token.find_last_not_of(" \t\r\n");
+    token.erase(end == std::string::npos ? 0 : end + 1);
+    token.erase(0, token.find_first_not_of(" \t\r\n"));
+    if (token.empty()) {
+      spdlog::warn("token file {} is missing or empty: refusing {} {}",
+                   options_.token_file, req.method, req.path);
+      return false;
+    }
+  }
+  return token.empty() ||
+         req.get_header_value("Authorization") == "Bearer " + token;
+}
+
 void ApiServer::Dispatch(const std::string& method, const httplib::Request& req,
                          httplib::Response& res) {
   // Never compress: httplib would gzip a watch stream and hold its events
   // back. The Request is the server's own non-const object.
   const_cast<httplib::Request&>(req).headers.erase("Accept-Encoding");
-  if (!options_.token.empty() &&
-      req.get_header_value("Authorization") != "Bearer " + options_.token) {
+  if (!Authorized(req)) {
     WriteStatus(res, UnauthorizedStatus());
     return;
   }

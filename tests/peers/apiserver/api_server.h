@@ -4,7 +4,10 @@
 // Serves /api/v1 pods (with status and binding), nodes (with status) and
 // events, plus GET /version (kube-apiserver v1.31.0's JSON), /healthz,
 // /livez and /readyz ("ok"). Any other path is a 404 Status. With a token,
-// every request lacking "Authorization: Bearer <token>" is a 401 Status.
+// every request lacking "Authorization: Bearer <token>" is a 401 Status; with
+// a token file, the accepted token is the file's content (surrounding white
+// space trimmed), re-read on every request so that a test can rotate it, and
+// every request is a 401 while the file is missing or empty.
 // Responses are never compressed (Accept-Encoding is ignored). Writes with
 // ?dryRun are refused (400): dry runs are not supported.
 //
@@ -15,8 +18,9 @@
 //
 // Ownership: owns the store, journal, handlers and the listener thread.
 // Thread-safety: Start/Stop from one thread; handlers are thread-safe.
-// Failure: Create fails when the state file cannot be read or written, Start
-// when the address cannot be bound.
+// Failure: Create fails when the state file cannot be read or written or
+// when both token and token_file are given, Start when the address cannot be
+// bound.
 #ifndef GCUSHARE_TESTS_PEERS_APISERVER_API_SERVER_H_
 #define GCUSHARE_TESTS_PEERS_APISERVER_API_SERVER_H_
 
@@ -43,11 +47,16 @@ namespace gcushare::apiserver {
 struct ServerOptions {
   std::string bind_address = "127.0.0.1";
   int port = 0;       // 0: any free port.
-  std::string token;  // Empty: no authentication.
+  std::string token;  // Empty: no authentication (unless token_file).
+  // Accept the token in this file, re-read per request; exclusive with token.
+  std::string token_file;
   size_t history = 10000;
   std::chrono::milliseconds bookmark_interval{1000};
   std::string state_file;  // Empty: memory only.
   size_t threads = 1024;
+  // Split watch lines into HTTP chunks of this many bytes (0: one chunk per
+  // line); see watch_handler.h.
+  size_t watch_chunk_bytes = 0;
 };
 
 class ApiServer {
@@ -75,6 +84,9 @@ class ApiServer {
   };
 
   explicit ApiServer(const ServerOptions& options);
+  // Whether the request carries the accepted bearer token (always true
+  // without authentication).
+  bool Authorized(const httplib::Request& req) const;
   void Dispatch(const std::string& method, const httplib::Request& req,
                 httplib::Response& res);
   void DispatchApi(const std::string& method, const httplib::Request& req,

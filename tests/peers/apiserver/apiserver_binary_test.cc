@@ -18,6 +18,7 @@ using ::gcushare::testing::ChildProcess;
 using ::gcushare::testing::MakeTempDir;
 using ::gcushare::testing::RunfilePath;
 using ::gcushare::testing::RunProcess;
+using ::gcushare::testing::WriteFileOrDie;
 using testing::HttpResult;
 using testing::Request;
 
@@ -45,8 +46,9 @@ TEST(ApiserverBinaryTest, HelpAndVersion) {
   ASSERT_TRUE(help.ok());
   EXPECT_EQ(help->exit_code, 0);
   for (const char* flag :
-       {"--port", "--bind-address", "--token", "--history",
-        "--bookmark-interval", "--state-file", "--threads", "--log-dir"}) {
+       {"--port", "--bind-address", "--token", "--token-file", "--history",
+        "--bookmark-interval", "--state-file", "--threads",
+        "--watch-chunk-bytes", "--log-dir"}) {
     EXPECT_NE(help->out.find(flag), std::string::npos) << flag;
   }
   auto version = RunProcess({Binary(), "--version"});
@@ -74,6 +76,36 @@ TEST(ApiserverBinaryTest, ServesAndStopsOnSigterm) {
   EXPECT_EQ(r->exit_code, 0) << r->out;
   EXPECT_NE(r->out.find("stopped cleanly after signal 15"), std::string::npos)
       << r->out;
+}
+
+TEST(ApiserverBinaryTest, TokenFileIsRereadOnEveryRequest) {
+  const std::string token_file = MakeTempDir() + "/token";
+  WriteFileOrDie(token_file, "first\n");
+  ChildProcess child;
+  int port = StartAndGetPort(child, {"--token-file=" + token_file});
+  ASSERT_GT(port, 0) << child.output();
+  EXPECT_EQ(Request(port, "GET", "/healthz", "", "", "first").status, 200);
+  HttpResult wrong = Request(port, "GET", "/healthz", "", "", "second");
+  EXPECT_EQ(wrong.status, 401);
+  EXPECT_EQ(wrong.json["reason"], "Unauthorized");
+
+  WriteFileOrDie(token_file, "second");
+  EXPECT_EQ(Request(port, "GET", "/healthz", "", "", "second").status, 200);
+  EXPECT_EQ(Request(port, "GET", "/healthz", "", "", "first").status, 401);
+
+  WriteFileOrDie(token_file, " \n");  // Empty: nobody gets in.
+  EXPECT_EQ(Request(port, "GET", "/healthz").status, 401);
+  EXPECT_EQ(Request(port, "GET", "/healthz", "", "", "second").status, 401);
+  ASSERT_TRUE(child.Signal(SIGTERM).ok());
+  EXPECT_TRUE(child.Wait().ok());
+}
+
+TEST(ApiserverBinaryTest, TokenAndTokenFileAreExclusive) {
+  auto r = RunProcess({Binary(), "--port=0", "--log-dir=" + MakeTempDir(),
+                       "--token=a", "--token-file=/tmp/none"});
+  ASSERT_TRUE(r.ok());
+  EXPECT_NE(r->exit_code, 0);
+  EXPECT_NE(r->err.find("not both"), std::string::npos) << r->err;
 }
 
 TEST(ApiserverBinaryTest, StateFileSurvivesSigkill) {

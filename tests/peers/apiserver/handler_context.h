@@ -6,6 +6,7 @@
 #define GCUSHARE_TESTS_PEERS_APISERVER_HANDLER_CONTEXT_H_
 
 #include <chrono>
+#include <cstddef>
 
 #include "tests/peers/apiserver/id_generator.h"
 #include "tests/peers/apiserver/object_store.h"
@@ -19,6 +20,10 @@ struct HandlerContext {
   IdGenerator* ids = nullptr;
   // How often a watch with allowWatchBookmarks=true gets a BOOKMARK.
   std::chrono::milliseconds bookmark_interval{1000};
+  // Watch lines are written in HTTP chunks of at most this many bytes, each
+  // sent at once (a test knob: clients must reassemble split lines); 0: one
+  // chunk per line.
+  size_t watch_chunk_bytes = 0;
 };
 
 }  // namespace gcushare::apiserver

@@ -28,6 +28,11 @@ int main(int argc, char** argv) {
   app.add_option("--token", options.token,
                  "Require 'Authorization: Bearer <token>' on every request; "
                  "others get 401 (default: no authentication).");
+  app.add_option("--token-file", options.token_file,
+                 "Like --token, but the accepted token is this file's "
+                 "content, re-read on every request (rewrite the file to "
+                 "rotate it; missing or empty: every request gets 401). "
+                 "Exclusive with --token (default: none).");
   app.add_option("--history", options.history,
                  "Events kept for watches resuming from a resourceVersion; "
                  "older ones get 410 Expired (default 10000).");
@@ -40,6 +45,11 @@ int main(int argc, char** argv) {
   app.add_option("--threads", options.threads,
                  "HTTP worker threads; each open watch holds one, so this "
                  "bounds concurrent connections (default 1024).");
+  app.add_option("--watch-chunk-bytes", options.watch_chunk_bytes,
+                 "Test knob: send each watch event line in HTTP chunks of "
+                 "this many bytes, each written at once, so that clients see "
+                 "lines split at arbitrary points; 0 sends one chunk per "
+                 "line (default 0).");
   if (auto code = daemon.ParseFlags(argc, argv)) return *code;
   if (auto s = daemon.StartLogging(); !s.ok()) return daemon.Fail(s);
   options.bookmark_interval = std::chrono::milliseconds(bookmark_ms);

@@ -17,18 +17,34 @@ using Clock = std::chrono::steady_clock;
 // How often an idle stream checks that its client is still there.
 constexpr auto kLivenessInterval = std::chrono::seconds(1);
 
+// Writes `line` as one chunk, or as chunks of at most `chunk_bytes` (> 0);
+// httplib sends each chunk to the socket at once. False when the client is
+// gone.
+bool WriteLine(httplib::DataSink& sink, const std::string& line,
+               size_t chunk_bytes) {
+  if (chunk_bytes == 0) return sink.write(line.data(), line.size());
+  for (size_t at = 0; at < line.size(); at += chunk_bytes) {
+    if (!sink.write(line.data() + at,
+                    std::min(chunk_bytes, line.size() - at))) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // A stream of exactly one ERROR event.
-void WriteErrorEvent(httplib::Response& res, const ApiStatus& status) {
+void WriteErrorEvent(httplib::Response& res, const ApiStatus& status,
+                     size_t chunk_bytes) {
   auto line = std::make_shared<std::string>(
       EncodeWatchEvent("ERROR", DumpJson(status.ToJson())));
   res.status = 200;
   res.set_header("Cache-Control", "no-cache, private");
-  res.set_chunked_content_provider("application/json",
-                                   [line](size_t, httplib::DataSink& sink) {
-                                     sink.write(line->data(), line->size());
-                                     sink.done();
-                                     return true;
-                                   });
+  res.set_chunked_content_provider(
+      "application/json", [line, chunk_bytes](size_t, httplib::DataSink& sink) {
+        WriteLine(sink, *line, chunk_bytes);
+        sink.done();
+        return true;
+      });
 }
 
 // The state of one open watch response, shared by the provider calls.
@@ -39,6 +55,7 @@ struct WatchState {
   bool bookmarks = false;
   std::chrono::milliseconds bookmark_interval{1000};
   Clock::time_point next_bookmark;
+  size_t chunk_bytes = 0;  // See HandlerContext::watch_chunk_bytes.
 };
 
 // One call of httplib's content provider: blocks until there is something to
@@ -57,7 +74,7 @@ bool Pump(WatchState& w, httplib::DataSink& sink) {
     WatchStream::PopResult r = w.stream->PopAll(wake, &lines);
     if (r == WatchStream::PopResult::kLines) {
       for (const std::string& line : lines) {
-        if (!sink.write(line.data(), line.size())) return false;
+        if (!WriteLine(sink, line, w.chunk_bytes)) return false;
       }
       return true;
     }
@@ -103,13 +120,15 @@ void WatchHandler::Watch(const ApiPath& path, const ListOptions& options,
     int64_t rv = ParseResourceVersion(rv_text);
     if (rv < 0) {
       WriteErrorEvent(res,
-                      BadRequestStatus("invalid resource version: " + rv_text));
+                      BadRequestStatus("invalid resource version: " + rv_text),
+                      ctx_.watch_chunk_bytes);
       return;
     }
     int64_t current = store.CurrentRv();
     if (rv > current) {
       WriteErrorEvent(
-          res, TooLargeResourceVersionStatus(rv_text, std::to_string(current)));
+          res, TooLargeResourceVersionStatus(rv_text, std::to_string(current)),
+          ctx_.watch_chunk_bytes);
       return;
     }
     spec.start = ObjectStore::WatchSpec::Start::kAfter;
@@ -118,10 +137,13 @@ void WatchHandler::Watch(const ApiPath& path, const ListOptions& options,
   auto stream = store.Watch(spec);
   if (!stream.ok()) {
     if (stream.status().code() == StatusCode::kOutOfRange) {
-      WriteErrorEvent(res, ExpiredStatus(stream.status().message()));
+      WriteErrorEvent(res, ExpiredStatus(stream.status().message()),
+                      ctx_.watch_chunk_bytes);
     } else {
-      WriteErrorEvent(res, ApiStatus::Failure(503, "ServiceUnavailable",
-                                              stream.status().message()));
+      WriteErrorEvent(res,
+                      ApiStatus::Failure(503, "ServiceUnavailable",
+                                         stream.status().message()),
+                      ctx_.watch_chunk_bytes);
     }
     return;
   }
@@ -135,6 +157,7 @@ void WatchHandler::Watch(const ApiPath& path, const ListOptions& options,
   state->bookmarks = options.allow_watch_bookmarks;
   state->bookmark_interval = ctx_.bookmark_interval;
   state->next_bookmark = Clock::now() + ctx_.bookmark_interval;
+  state->chunk_bytes = ctx_.watch_chunk_bytes;
   {
     std::lock_guard<std::mutex> lock(open_->mu);
     ++open_->count;

@@ -15,6 +15,10 @@
 // stream lasts until the client leaves or the server stops (the real server
 // ends it after a random 30-60 minutes).
 //
+// Each line is normally one HTTP chunk; with HandlerContext::
+// watch_chunk_bytes = N (a test knob) it is split into N-byte chunks, each
+// sent at once, so that clients meet lines cut at every position.
+//
 // Each open watch occupies one HTTP worker thread (see ApiServer's thread
 // count). A closed client is noticed at the next write or within a second.
 //

@@ -196,6 +196,32 @@ TEST(WatchHttpTest, LegacyWatchPathOfOneObject) {
   EXPECT_EQ(Name(e), "n2");
 }
 
+TEST(WatchHttpTest, WatchChunkBytesSplitsEveryLine) {
+  ServerOptions options;
+  options.watch_chunk_bytes = 7;
+  TestServer s(options);
+  s.CreatePod("default", "a");
+  WatchReader w(s.port(), "/api/v1/pods?watch=true&resourceVersion=0");
+  EXPECT_EQ(Name(w.Next()), "a");
+  s.CreatePod("default", "b");
+  EXPECT_EQ(Name(w.Next()), "b");
+  WatchReader expired(s.port(), "/api/v1/pods?watch=true&resourceVersion=99");
+  EXPECT_EQ(Type(expired.Next()), "ERROR");
+  for (const WatchReader* reader : {&w, &expired}) {
+    ASSERT_GT(reader->chunk_sizes().size(), 10u);
+    for (size_t size : reader->chunk_sizes()) EXPECT_LE(size, 7u);
+  }
+}
+
+TEST(WatchHttpTest, OneChunkPerLineByDefault) {
+  TestServer s;
+  s.CreatePod("default", "a");
+  WatchReader w(s.port(), "/api/v1/pods?watch=true&resourceVersion=0");
+  EXPECT_EQ(Name(w.Next()), "a");
+  ASSERT_EQ(w.chunk_sizes().size(), 1u);
+  EXPECT_GT(w.chunk_sizes()[0], 100u);  // The whole line.
+}
+
 TEST(WatchHttpTest, TimeoutSecondsEndsTheStreamCleanly) {
   TestServer s;
   WatchReader w(s.port(), "/api/v1/pods?watch=true&timeoutSeconds=1");

@@ -178,6 +178,7 @@ void WatchReader::DecodeChunks() {
     }
     if (raw_.size() < line_end + 2 + size + 2) return;
     body_.append(raw_, line_end + 2, size);
+    chunk_sizes_.push_back(size);
     raw_.erase(0, line_end + 2 + size + 2);
   }
 }

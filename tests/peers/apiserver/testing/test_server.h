@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tests/peers/apiserver/api_server.h"
 #include "tests/peers/apiserver/json.h"
@@ -92,6 +93,8 @@ class WatchReader {
   // Waits for the terminating chunk (a clean end); false on timeout.
   bool WaitForEnd(std::chrono::milliseconds timeout = std::chrono::seconds(10));
   bool ended() const { return ended_; }
+  // The size of every data chunk decoded so far, in arrival order.
+  const std::vector<size_t>& chunk_sizes() const { return chunk_sizes_; }
 
  private:
   // Reads more bytes (waiting until `deadline`); false on EOF or timeout.
@@ -105,6 +108,7 @@ class WatchReader {
   std::string raw_;   // Undecoded bytes after the headers.
   std::string body_;  // Decoded bytes not yet returned as events.
   bool ended_ = false;
+  std::vector<size_t> chunk_sizes_;
 };
 
 }  // namespace gcushare::apiserver::testing

@@ -1,0 +1,48 @@
+// A kube::Clock whose sleeps can be held: while the gate is closed, every
+// SleepFor() blocks (until the gate opens or its Cancellation fires) before
+// sleeping for real. A test closes the gate to keep an informer parked in its
+// backoff between two watches, makes changes on the server meanwhile, and
+// opens the gate to let it continue: the gap is exact, with no timing
+// guesses. Now() and SteadyNow() are the real clocks.
+//
+// Thread-safety: every method may be called from any thread.
+#ifndef GCUSHARE_TESTS_KUBE_CLIENT_GATED_CLOCK_H_
+#define GCUSHARE_TESTS_KUBE_CLIENT_GATED_CLOCK_H_
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+
+#include "kube/cancellation.h"
+#include "kube/clock.h"
+
+namespace gcushare::kube_client_test {
+
+class GatedClock : public kube::Clock {
+ public:
+  // Starts open.
+  GatedClock() = default;
+
+  std::chrono::system_clock::time_point Now() override;
+  std::chrono::steady_clock::time_point SteadyNow() override;
+  bool SleepFor(std::chrono::nanoseconds duration,
+                kube::Cancellation* cancel) override;
+
+  void Close();
+  void Open();
+  // Waits (real time) until at least `count` sleeps are held at the closed
+  // gate; false on timeout.
+  bool WaitForHeldSleeps(size_t count, std::chrono::milliseconds timeout);
+
+ private:
+  kube::RealClock real_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool open_ = true;  // Guarded by mu_.
+  size_t held_ = 0;   // Guarded by mu_.
+};
+
+}  // namespace gcushare::kube_client_test
+
+#endif  // GCUSHARE_TESTS_KUBE_CLIENT_GATED_CLOCK_H_

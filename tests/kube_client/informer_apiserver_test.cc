@@ -1,0 +1,278 @@
+// The Informer and CurlKubeClient against the stand-in kube-apiserver binary
+// over real HTTP: watch lines split across tiny chunks, a relist after the
+// watch's resourceVersion expired (410), and the API server crashing and
+// coming back on the same port mid-watch.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kube/curl_kube_client.h"
+#include "kube/informer.h"
+#include "kube/json_fields.h"
+#include "kube/testing/recording_handler.h"
+#include "testing/files.h"
+#include "tests/kube_client/gated_clock.h"
+#include "tests/kube_client/stand_in_writer.h"
+#include "tests/kube_client/test_clients.h"
+#include "tests/peers/apiserver/testing/apiserver_process.h"
+#include "tests/peers/apiserver/testing/test_server.h"
+
+namespace gcushare::kube_client_test {
+namespace {
+
+using ::gcushare::apiserver::testing::ApiserverProcess;
+using ::gcushare::apiserver::testing::WatchReader;
+using ::gcushare::kube::Informer;
+using ::gcushare::kube::NameOf;
+using ::gcushare::kube::Resource;
+using ::gcushare::kube::ResourceVersionOf;
+using ::gcushare::kube::testing::RecordingHandler;
+
+constexpr auto kSyncTimeout = std::chrono::seconds(30);
+
+// name -> resourceVersion of the stand-in's pods in `ns`.
+std::map<std::string, std::string> ServerPods(StandInWriter& writer,
+                                              const std::string& ns) {
+  std::map<std::string, std::string> pods;
+  StatusOr<nlohmann::json> list = writer.ListPods(ns);
+  EXPECT_TRUE(list.ok()) << list.status();
+  if (!list.ok()) return pods;
+  for (const nlohmann::json& item : (*list)["items"]) {
+    pods[NameOf(item)] = ResourceVersionOf(item);
+  }
+  return pods;
+}
+
+// name -> resourceVersion of the informer's store.
+std::map<std::string, std::string> StoredPods(const Informer& informer) {
+  std::map<std::string, std::string> pods;
+  for (const Informer::ObjectPtr& object : informer.Snapshot()) {
+    pods[NameOf(*object)] = ResourceVersionOf(*object);
+  }
+  return pods;
+}
+
+std::string Rv(const StatusOr<nlohmann::json>& object) {
+  return object.ok() ? ResourceVersionOf(*object) : "<error>";
+}
+
+// --- 1. Watch lines split across arbitrary chunk boundaries. ---------------
+
+class SplitWatchTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(SplitWatchTest, InformerSeesEverySplitEventIntact) {
+  const int chunk_bytes = GetParam();
+  ApiserverProcess apiserver(
+      {"--watch-chunk-bytes=" + std::to_string(chunk_bytes),
+       "--bookmark-interval=50"});
+  ASSERT_TRUE(apiserver.Start().ok()) << apiserver.output();
+  StandInWriter writer(apiserver.port());
+  // Multi-byte UTF-8 and JSON escapes, so that splits fall inside them.
+  const nlohmann::json tricky = {
+      {"enflame.com/note",
+       "d\u00e9j\u00e0 vu \u6f22\u5b57 \"quoted\" "
+       "back\\slash\nnew line \U0001F642 tab\t end"},
+      {"enflame.com/gcu-container-devices", R"({"main":[2]})"}};
+  auto p1 = writer.CreatePod("chunks", "p1", {{"app", "a"}});
+  auto p2 = writer.CreatePod("chunks", "p2");
+  ASSERT_TRUE(p1.ok() && p2.ok()) << p1.status() << p2.status();
+
+  auto client = NewClient(apiserver.url());
+  ASSERT_TRUE(client.ok()) << client.status();
+  RecordingHandler handler;
+  Informer informer(client->get(), Resource::Pods(), "chunks", &handler,
+                    FastInformerOptions());
+  informer.Start();
+  ASSERT_TRUE(informer.WaitForSync(kSyncTimeout));
+
+  auto p3 = writer.CreatePod("chunks", "p3", {{"app", "c"}}, tricky);
+  auto p1_patched = writer.MergePatchPod(
+      "chunks", "p1",
+      {{"metadata", {{"labels", {{"x", "y"}}}, {"annotations", tricky}}}});
+  auto p2_gone = writer.DeletePod("chunks", "p2");
+  ASSERT_TRUE(p3.ok() && p1_patched.ok() && p2_gone.ok());
+
+  ASSERT_TRUE(handler.WaitForLog(5)) << ::testing::PrintToString(handler.log());
+  EXPECT_EQ(handler.log(),
+            (std::vector<std::string>{
+                "add p1@" + Rv(p1), "add p2@" + Rv(p2), "add p3@" + Rv(p3),
+                "update p1@" + Rv(p1) + "->" + Rv(p1_patched),
+                "delete p2@" + Rv(p2_gone)}));
+  // Every event arrived whole: the stored objects are the server's, byte
+  // for byte once parsed (the tricky annotations included).
+  auto server_p1 = writer.GetPod("chunks", "p1");
+  auto server_p3 = writer.GetPod("chunks", "p3");
+  ASSERT_TRUE(server_p1.ok() && server_p3.ok());
+  ASSERT_NE(informer.Get("chunks/p1"), nullptr);
+  ASSERT_NE(informer.Get("chunks/p3"), nullptr);
+  EXPECT_EQ(*informer.Get("chunks/p1"), *server_p1);
+  EXPECT_EQ(*informer.Get("chunks/p3"), *server_p3);
+  EXPECT_EQ((*informer.Get("chunks/p3"))["metadata"]["annotations"], tricky);
+  EXPECT_EQ(informer.Get("chunks/p2"), nullptr);
+  EXPECT_EQ(informer.lists(), 1u);  // Nothing was lost or relisted.
+  informer.Stop();
+  client->reset();  // Closes its kept-alive connections.
+
+  {
+    // The wire really was cut that fine: the same watch read raw.
+    WatchReader raw(apiserver.port(),
+                    "/api/v1/namespaces/chunks/pods?watch=true&"
+                    "resourceVersion=0");
+    ASSERT_TRUE(raw.Next().has_value());
+    ASSERT_TRUE(raw.Next().has_value());
+    ASSERT_GT(raw.chunk_sizes().size(), 2u);
+    for (size_t size : raw.chunk_sizes()) {
+      EXPECT_LE(size, static_cast<size_t>(chunk_bytes));
+    }
+  }
+  EXPECT_TRUE(apiserver.Stop().ok()) << apiserver.output();
+}
+
+INSTANTIATE_TEST_SUITE_P(ChunkSizes, SplitWatchTest,
+                         ::testing::Values(1, 7, 64));
+
+// --- 2. Relist after 410. ---------------------------------------------------
+
+TEST(RelistTest, ExpiredWatchRelistsWithoutGhostsOrLostUpdates) {
+  // History of 2 events; no bookmarks, so an idle watch carries nothing and
+  // the informer's resourceVersion stays where its list left it.
+  ApiserverProcess apiserver({"--history=2", "--bookmark-interval=3600000"});
+  ASSERT_TRUE(apiserver.Start().ok()) << apiserver.output();
+  StandInWriter writer(apiserver.port());
+  auto p1 = writer.CreatePod("relist", "p1");
+  auto p2 = writer.CreatePod("relist", "p2");
+  auto p3 = writer.CreatePod("relist", "p3");
+  ASSERT_TRUE(p1.ok() && p2.ok() && p3.ok());
+
+  auto client = NewClient(apiserver.url());
+  ASSERT_TRUE(client.ok()) << client.status();
+  GatedClock clock;
+  clock.Close();
+  RecordingHandler handler;
+  kube::InformerOptions options = FastInformerOptions(&clock);
+  options.watch_timeout_seconds = 1;
+  Informer informer(client->get(), Resource::Pods(), "relist", &handler,
+                    options);
+  informer.Start();
+  ASSERT_TRUE(informer.WaitForSync(kSyncTimeout));
+  const std::string listed_rv = informer.resource_version();
+  EXPECT_EQ(listed_rv, Rv(p3));
+  // Its first watch timed out with nothing to show; the informer now waits
+  // in its backoff, held by the clock: it is not watching.
+  ASSERT_TRUE(clock.WaitForHeldSleeps(1, kSyncTimeout));
+  EXPECT_EQ(informer.watches(), 1u);
+
+  // Meanwhile: one pod deleted, one updated, one added.
+  auto p1_gone = writer.DeletePod("relist", "p1");
+  auto p2_updated = writer.MergePatchPod(
+      "relist", "p2", {{"metadata", {{"labels", {{"state", "updated"}}}}}});
+  auto p4 = writer.CreatePod("relist", "p4");
+  ASSERT_TRUE(p1_gone.ok() && p2_updated.ok() && p4.ok());
+  // The informer's resourceVersion is now too old to watch from.
+  {
+    WatchReader expired(apiserver.port(),
+                        "/api/v1/namespaces/relist/pods?watch=true&"
+                        "resourceVersion=" +
+                            listed_rv);
+    std::optional<apiserver::Json> event = expired.Next();
+    ASSERT_TRUE(event.has_value());
+    EXPECT_EQ((*event)["type"], "ERROR");
+    EXPECT_EQ((*event)["object"]["code"], 410);
+  }
+
+  clock.Open();
+  ASSERT_TRUE(handler.WaitForLog(6)) << ::testing::PrintToString(handler.log());
+  EXPECT_EQ(
+      handler.log(),
+      (std::vector<std::string>{
+          "add p1@" + Rv(p1), "add p2@" + Rv(p2), "add p3@" + Rv(p3),
+          // The relist: the ghost goes (OnDelete with its last known
+          // state), the update lands, the new pod arrives.
+          "delete p1@" + Rv(p1), "update p2@" + Rv(p2) + "->" + Rv(p2_updated),
+          "add p4@" + Rv(p4)}));
+  EXPECT_EQ(informer.lists(), 2u);
+  EXPECT_EQ(informer.Get("relist/p1"), nullptr);
+  ASSERT_NE(informer.Get("relist/p2"), nullptr);
+  EXPECT_EQ((*informer.Get("relist/p2"))["metadata"]["labels"]["state"],
+            "updated");
+  EXPECT_NE(informer.Get("relist/p4"), nullptr);
+  EXPECT_EQ(StoredPods(informer), ServerPods(writer, "relist"));
+  EXPECT_EQ(handler.cache(), ServerPods(writer, "relist"));
+
+  // And it watches again from the fresh list.
+  auto p3_updated = writer.MergePatchPod(
+      "relist", "p3", {{"metadata", {{"labels", {{"state", "late"}}}}}});
+  ASSERT_TRUE(p3_updated.ok());
+  ASSERT_TRUE(handler.WaitForLog(7));
+  EXPECT_EQ(handler.log().back(),
+            "update p3@" + Rv(p3) + "->" + Rv(p3_updated));
+  EXPECT_EQ(informer.lists(), 2u);
+  informer.Stop();
+  client->reset();  // Closes its kept-alive connections.
+  EXPECT_TRUE(apiserver.Stop().ok()) << apiserver.output();
+}
+
+// --- 3. The API server crashes and restarts mid-watch. ----------------------
+
+TEST(RestartTest, InformerRecoversWhenTheApiServerRestartsOnTheSamePort) {
+  const std::string state_file =
+      gcushare::testing::MakeTempDir() + "/state.jsonl";
+  ApiserverProcess apiserver(
+      {"--state-file=" + state_file, "--bookmark-interval=200"});
+  ASSERT_TRUE(apiserver.Start().ok()) << apiserver.output();
+  const int port = apiserver.port();
+  StandInWriter writer(port);
+  auto p1 = writer.CreatePod("restart", "p1");
+  auto p2 = writer.CreatePod("restart", "p2");
+  ASSERT_TRUE(p1.ok() && p2.ok());
+
+  auto client = NewClient(apiserver.url());
+  ASSERT_TRUE(client.ok()) << client.status();
+  RecordingHandler handler;
+  Informer informer(client->get(), Resource::Pods(), "restart", &handler,
+                    FastInformerOptions());
+  informer.Start();
+  ASSERT_TRUE(informer.WaitForSync(kSyncTimeout));
+  auto p1_updated = writer.MergePatchPod(
+      "restart", "p1", {{"metadata", {{"labels", {{"v", "2"}}}}}});
+  ASSERT_TRUE(p1_updated.ok());
+  ASSERT_TRUE(handler.WaitForLog(3));  // The watch is live.
+  const uint64_t watches_before = informer.watches();
+
+  ASSERT_TRUE(apiserver.Kill().ok()) << apiserver.output();
+  ASSERT_TRUE(apiserver.Restart().ok()) << apiserver.output();
+  ASSERT_EQ(apiserver.port(), port);
+  // The journal kept the objects and their resourceVersions.
+  auto p1_after = writer.GetPod("restart", "p1");
+  ASSERT_TRUE(p1_after.ok()) << p1_after.status();
+  EXPECT_EQ(*p1_after, *p1_updated);
+
+  // Changes after the restart reach the informer.
+  auto p1_gone = writer.DeletePod("restart", "p1");
+  auto p2_updated = writer.MergePatchPod(
+      "restart", "p2", {{"metadata", {{"labels", {{"v", "3"}}}}}});
+  auto p3 = writer.CreatePod("restart", "p3");
+  ASSERT_TRUE(p1_gone.ok() && p2_updated.ok() && p3.ok());
+  ASSERT_TRUE(handler.WaitForLog(6)) << ::testing::PrintToString(handler.log());
+  EXPECT_EQ(handler.log(), (std::vector<std::string>{
+                               "add p1@" + Rv(p1), "add p2@" + Rv(p2),
+                               "update p1@" + Rv(p1) + "->" + Rv(p1_updated),
+                               "delete p1@" + Rv(p1_gone),
+                               "update p2@" + Rv(p2) + "->" + Rv(p2_updated),
+                               "add p3@" + Rv(p3)}));
+  EXPECT_EQ(StoredPods(informer), ServerPods(writer, "restart"));
+  EXPECT_GT(informer.watches(), watches_before);
+  // The restarted server still knew the informer's resourceVersion, so the
+  // informer resumed its watch instead of relisting.
+  EXPECT_EQ(informer.lists(), 1u);
+  informer.Stop();
+  client->reset();  // Closes its kept-alive connections.
+  EXPECT_TRUE(apiserver.Stop().ok()) << apiserver.output();
+}
+
+}  // namespace
+}  // namespace gcushare::kube_client_test
