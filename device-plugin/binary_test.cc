@@ -63,10 +63,10 @@ TEST(BinaryTest, HelpExplainsEveryFlag) {
 TEST(BinaryTest, UnknownMemoryUnitRefusesToStart) {
   std::string dir = MakeTempDir();
   WriteFileOrDie(dir + "/cards.yaml", kCards);
-  auto r = RunProcess({Binary(), "--memory-unit=0.5", "--node-name=n1",
-                       "--fake-cards=" + dir + "/cards.yaml",
-                       "--cdi-dir=" + dir + "/cdi",
-                       "--log-dir=", "--device-plugin-dir=" + dir});
+  auto r = RunProcess(
+      {Binary(), "--memory-unit=0.5", "--node-name=n1",
+       "--fake-cards=" + dir + "/cards.yaml", "--cdi-dir=" + dir + "/cdi",
+       "--log-dir=" + dir + "/logs", "--device-plugin-dir=" + dir});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->exit_code, 2);
   EXPECT_NE(r->err.find("unknown memory unit \"0.5\""), std::string::npos)
@@ -77,10 +77,15 @@ TEST(BinaryTest, UnknownMemoryUnitRefusesToStart) {
 
 TEST(BinaryTest, MissingFakeCardsFileIsAClearError) {
   std::string dir = MakeTempDir();
+  WriteFileOrDie(dir + "/kubeconfig",
+                 "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n"
+                 "  cluster:\n    server: http://127.0.0.1:1\ncontexts:\n"
+                 "- name: x\n  context:\n    cluster: c\n"
+                 "current-context: x\n");
   auto r = RunProcess(
       {Binary(), "--node-name=n1", "--fake-cards=" + dir + "/missing.yaml",
-       "--cdi-dir=" + dir + "/cdi", "--log-dir=", "--device-plugin-dir=" + dir,
-       "--kubeconfig=" + dir + "/kubeconfig"});
+       "--cdi-dir=" + dir + "/cdi", "--log-dir=" + dir + "/logs",
+       "--device-plugin-dir=" + dir, "--kubeconfig=" + dir + "/kubeconfig"});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->exit_code, 1);
   EXPECT_NE(r->err.find(dir + "/missing.yaml"), std::string::npos) << r->err;

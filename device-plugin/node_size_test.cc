@@ -8,6 +8,7 @@
 #include "device-plugin/advertise_mode.h"
 #include "device-plugin/device_ids.h"
 #include "device-plugin/testing/plugin_fixture.h"
+#include "kube/json_fields.h"
 #include "testing/files.h"
 
 namespace gcushare::deviceplugin {
@@ -23,10 +24,8 @@ const std::string kMemory(contract::kResourceMemory);
 
 std::string Quantity(const nlohmann::json& node, const char* field,
                      std::string_view resource) {
-  const auto& s = node["status"][field];
-  if (!s.is_object()) return "";
-  auto it = s.find(std::string(resource));
-  return it == s.end() ? "" : it->get<std::string>();
+  const nlohmann::json* q = kube::FindPath(node, {"status", field, resource});
+  return q != nullptr && q->is_string() ? q->get<std::string>() : "";
 }
 
 TEST(NodeSizeTest, SixteenCardsOf96GiBAtUnit0001UseNodeStatusMode) {
@@ -40,7 +39,9 @@ TEST(NodeSizeTest, SixteenCardsOf96GiBAtUnit0001UseNodeStatusMode) {
   EXPECT_GT(f.plugin().decision().worst_list_bytes, kKubeletMaxMessageBytes);
 
   ASSERT_TRUE(f.WaitForNode([](const nlohmann::json& node) {
-    return Quantity(node, "capacity", contract::kResourceMemory) == "1536000";
+    return Quantity(node, "capacity", contract::kResourceMemory) == "1536000" &&
+           kube::FindPath(node, {"metadata", "annotations",
+                                 contract::kNodeDevices}) != nullptr;
   }));
   nlohmann::json node = f.GetNode();
   EXPECT_EQ(Quantity(node, "allocatable", contract::kResourceMemory),

@@ -6,6 +6,7 @@
 #include "contract/annotations.h"
 #include "contract/names.h"
 #include "device-plugin/testing/plugin_fixture.h"
+#include "kube/json_fields.h"
 #include "testing/files.h"
 
 namespace gcushare::deviceplugin {
@@ -20,17 +21,15 @@ using testing::PluginFixture;
 const std::string kMemory(contract::kResourceMemory);
 
 std::string Annotation(const nlohmann::json& node, std::string_view key) {
-  const auto& a = node["metadata"]["annotations"];
-  auto it = a.find(std::string(key));
-  return it == a.end() ? "" : it->get<std::string>();
+  const nlohmann::json* a =
+      kube::FindPath(node, {"metadata", "annotations", key});
+  return a != nullptr && a->is_string() ? a->get<std::string>() : "";
 }
 
 std::string Quantity(const nlohmann::json& node, const char* field,
                      std::string_view resource) {
-  const auto& s = node["status"][field];
-  if (!s.is_object()) return "";
-  auto it = s.find(std::string(resource));
-  return it == s.end() ? "" : it->get<std::string>();
+  const nlohmann::json* q = kube::FindPath(node, {"status", field, resource});
+  return q != nullptr && q->is_string() ? q->get<std::string>() : "";
 }
 
 TEST(PluginTest, RegistersAndPublishes) {
@@ -90,6 +89,12 @@ TEST(PluginTest, RegistersAgainAfterAKubeletRestart) {
         << "restart " << restart;
     ASSERT_TRUE(f.WaitForDevices(128));
   }
+  // The plugin counts a registration once kubelet's answer is back.
+  auto deadline = std::chrono::steady_clock::now() + 20s;
+  while (f.plugin().registration()->registrations() < 3 &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(10ms);
+  }
   EXPECT_EQ(f.plugin().registration()->registrations(), 3u);
   // The plugin serves again: Allocate works after the restarts.
   f.CreateBoundPod({.name = "after-restart", .card = 2});
@@ -136,7 +141,9 @@ TEST(PluginTest, AnUnhealthyCardReachesKubeletAndTheNode) {
         << d.id();
   }
   ASSERT_TRUE(f.WaitForNode([](const nlohmann::json& node) {
-    return Quantity(node, "allocatable", contract::kResourceCount) == "7";
+    return Quantity(node, "allocatable", contract::kResourceCount) == "7" &&
+           Annotation(node, contract::kNodeDevices).find("\"healthy\":false") !=
+               std::string::npos;
   }));
   auto cards = contract::DecodeNodeCards(
       Annotation(f.GetNode(), contract::kNodeDevices));

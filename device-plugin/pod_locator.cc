@@ -13,13 +13,20 @@ namespace {
 
 constexpr size_t kMaxNamedPods = 8;
 
-// The first container that wants gcu-memory and is not handed out yet.
-const contract::ContainerRequest* NextContainer(
-    const contract::PodRequest& request, const std::set<std::string>* done) {
+// The first container that asks for `units` of gcu-memory and is not handed
+// out yet (kubelet goes in spec order, so the earlier ones are normally
+// done; not insisting on it keeps a pod matchable after a plugin restart
+// forgot what was handed out). Null when none; `next` is then the first
+// container still waiting, for the message.
+const contract::ContainerRequest* FindContainer(
+    const contract::PodRequest& request, const std::set<std::string>* done,
+    uint64_t units, const contract::ContainerRequest** next) {
+  *next = nullptr;
   for (const contract::ContainerRequest& c : request.containers) {
     if (c.memory_units == 0) continue;
     if (done != nullptr && done->count(c.name) > 0) continue;
-    return &c;
+    if (*next == nullptr) *next = &c;
+    if (c.memory_units == units) return &c;
   }
   return nullptr;
 }
@@ -86,14 +93,16 @@ StatusOr<PodMatch> LocatePod(const std::vector<PodPtr>& pods,
     auto done_it = handed_out.find(uid);
     const std::set<std::string>* done =
         done_it == handed_out.end() ? nullptr : &done_it->second;
-    const contract::ContainerRequest* next = NextContainer(*request, done);
-    if (next == nullptr) {
+    const contract::ContainerRequest* waiting = nullptr;
+    const contract::ContainerRequest* next =
+        FindContainer(*request, done, query.units, &waiting);
+    if (waiting == nullptr) {
       pass("every container already handed out");
       continue;
     }
-    if (next->memory_units != query.units) {
-      pass(fmt::format("container {} requests {}", next->name,
-                       next->memory_units));
+    if (next == nullptr) {
+      pass(fmt::format("container {} requests {}", waiting->name,
+                       waiting->memory_units));
       continue;
     }
     StatusOr<std::vector<uint32_t>> cards =

@@ -6,7 +6,9 @@
 // a container asking for enflame.com/gcu-memory that the plugin has not
 // handed out yet and whose request equals the number of IDs asked for.
 // kubelet calls Allocate once per container, init containers first, so the
-// container is the first such one in spec order. Among candidates the
+// container is the first such one in spec order (earlier containers that
+// are still waiting are skipped: after a plugin restart the plugin no
+// longer knows they were handed out). Among candidates the
 // earliest gcu-device-assign-time wins (then namespace/name, for a stable
 // order). The guess can be wrong when identical pods start together; the
 // NRI plugin corrects the card per container from the pod's annotations.

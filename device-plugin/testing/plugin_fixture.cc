@@ -51,12 +51,8 @@ PluginFixture::PluginFixture(FixtureOptions options)
   MakeDir(plugin_dir_);
   gcushare::testing::WriteFileOrDie(cards_file_, options_.cards_yaml);
 
-  apiserver::ServerOptions api_options;
-  api_options.state_file = state_file_;
-  api_options.bookmark_interval = std::chrono::milliseconds(200);
-  api_ = std::make_unique<apiserver::testing::TestServer>(api_options);
+  StartApiServer(0);
   port_ = api_->port();
-  api_->CreateNode(options_.node);
 
   kube::ClientConfig config;
   config.server = "http://127.0.0.1:" + std::to_string(port_);
@@ -69,6 +65,11 @@ PluginFixture::PluginFixture(FixtureOptions options)
   auto client = kube::CurlKubeClient::Create(config, client_options);
   if (!client.ok()) Die(client.status().ToString());
   client_ = std::move(*client);
+  nlohmann::json node = {{"apiVersion", "v1"},
+                         {"kind", "Node"},
+                         {"metadata", {{"name", options_.node}}}};
+  auto created = client_->Create(kube::Resource::Nodes(), "", node);
+  if (!created.ok()) Die("create node: " + created.status().ToString());
 
   efml::CardSourceOptions source;
   source.backend = "fake";
@@ -186,12 +187,25 @@ bool PluginFixture::WaitForDevices(size_t count,
 
 void PluginFixture::StopApiServer() { api_.reset(); }
 
-void PluginFixture::RestartApiServer() {
+void PluginFixture::RestartApiServer() { StartApiServer(port_); }
+
+void PluginFixture::StartApiServer(int port) {
   apiserver::ServerOptions api_options;
   api_options.state_file = state_file_;
-  api_options.port = port_;
+  api_options.port = port;
   api_options.bookmark_interval = std::chrono::milliseconds(200);
-  api_ = std::make_unique<apiserver::testing::TestServer>(api_options);
+  auto server = apiserver::ApiServer::Create(api_options);
+  if (!server.ok()) Die("API server: " + server.status().ToString());
+  // The old server's port may linger briefly after it stopped.
+  Status started = (*server)->Start();
+  for (int i = 0; !started.ok() && i < 100; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    server = apiserver::ApiServer::Create(api_options);
+    if (!server.ok()) Die("API server: " + server.status().ToString());
+    started = (*server)->Start();
+  }
+  if (!started.ok()) Die("API server: " + started.ToString());
+  api_ = std::move(*server);
 }
 
 StatusOr<peers::kubelet::ContainerAllocation> PluginFixture::Allocate(

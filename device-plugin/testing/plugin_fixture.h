@@ -25,7 +25,7 @@
 #include "efml/card_source.h"
 #include "kube/clock.h"
 #include "kube/curl_kube_client.h"
-#include "tests/peers/apiserver/testing/test_server.h"
+#include "tests/peers/apiserver/api_server.h"
 #include "tests/peers/kubelet/stand_in_kubelet.h"
 
 namespace gcushare::deviceplugin::testing {
@@ -65,7 +65,7 @@ class PluginFixture {
 
   Plugin& plugin() { return *plugin_; }
   peers::kubelet::StandInKubelet& kubelet() { return *kubelet_; }
-  apiserver::testing::TestServer& api() { return *api_; }
+  int api_port() const { return port_; }
   kube::KubeClient& client() { return *client_; }
   const FixtureOptions& options() const { return options_; }
   const std::string& plugin_dir() const { return plugin_dir_; }
@@ -107,7 +107,8 @@ class PluginFixture {
   std::string cards_file_;
   std::string state_file_;
   int port_ = 0;
-  std::unique_ptr<apiserver::testing::TestServer> api_;
+  std::unique_ptr<apiserver::ApiServer> api_;
+  void StartApiServer(int port);
   kube::RealClock clock_;
   std::unique_ptr<kube::CurlKubeClient> client_;
   std::unique_ptr<efml::CardSource> source_;
