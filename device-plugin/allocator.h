@@ -1,0 +1,83 @@
+// Allocator: answers kubelet's Allocate and GetPreferredAllocation for one
+// container at a time (kubelet sends one container request per call).
+//
+// Allocate: finds the pod (pod_locator.h) among the cached pods of the node,
+// then, when none matches, among a fresh list from the API server; builds
+// the container's answer (container_response.h); when it was the pod's last
+// container asking for gcu-memory, patches the pod annotation
+// gcu-device-assigned="true" (merge patch). Only then does it remember the
+// container as handed out, so a failed patch changes nothing and kubelet's
+// retry starts from the same state.
+//
+// Calls are serialised (one mutex), so identical pods allocated at once are
+// handed out one by one and no pod is matched twice: handed-out containers
+// are remembered by pod UID, and a pod whose patch succeeded is never a
+// candidate again even while the cache still shows "false".
+//
+// Ownership: borrows the pod source, the client and the inventory function,
+// which must outlive it. Thread-safety: thread-safe.
+// Failure: NotFound saying which pods were considered and why none matched;
+// Unavailable when the API server cannot be reached for the fresh list or
+// the patch (the message names the pod); InvalidArgument for IDs that are
+// not ours.
+#ifndef GCUSHARE_DEVICE_PLUGIN_ALLOCATOR_H_
+#define GCUSHARE_DEVICE_PLUGIN_ALLOCATOR_H_
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "contract/memory_unit.h"
+#include "device-plugin/api/api.pb.h"
+#include "device-plugin/container_response.h"
+#include "device-plugin/pod_locator.h"
+#include "device-plugin/pod_source.h"
+#include "efml/card.h"
+#include "kube/kube_client.h"
+#include "status/status.h"
+
+namespace gcushare::deviceplugin {
+
+struct AllocatorOptions {
+  std::string node;
+  contract::MemoryUnit unit;
+  ResponseOptions response;
+};
+
+class Allocator {
+ public:
+  using InventoryFn = std::function<efml::Inventory()>;
+
+  Allocator(AllocatorOptions options, PodSource* pods, kube::KubeClient* client,
+            InventoryFn inventory);
+
+  StatusOr<v1beta1::ContainerAllocateResponse> AllocateContainer(
+      const v1beta1::ContainerAllocateRequest& request);
+
+  // `allocation_size` IDs: the must-include ones, then available IDs of the
+  // card assigned to the pod the request is probably for, then any other
+  // available ones.
+  v1beta1::ContainerPreferredAllocationResponse PreferContainer(
+      const v1beta1::ContainerPreferredAllocationRequest& request);
+
+  // Containers handed out so far (for logs and tests).
+  uint64_t handed_out() const;
+
+ private:
+  StatusOr<PodMatch> Locate(uint64_t units, bool allow_fresh);
+
+  const AllocatorOptions options_;
+  PodSource* const pods_;
+  kube::KubeClient* const client_;
+  const InventoryFn inventory_;
+
+  mutable std::mutex mu_;
+  HandedOut handed_out_;           // Guarded by mu_.
+  uint64_t handed_out_count_ = 0;  // Guarded by mu_.
+};
+
+}  // namespace gcushare::deviceplugin
+
+#endif  // GCUSHARE_DEVICE_PLUGIN_ALLOCATOR_H_

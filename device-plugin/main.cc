@@ -1,0 +1,56 @@
+// gcushare-device-plugin: the kubelet device plugin of GCUShare (see
+// plugin.h for what it does, flags.h for its command line).
+#include <spdlog/spdlog.h>
+
+#include "contract/names.h"
+#include "daemon/daemon.h"
+#include "daemon/seccomp.h"
+#include "device-plugin/flags.h"
+#include "device-plugin/plugin.h"
+#include "efml/card_source_factory.h"
+#include "kube/clock.h"
+#include "kube/config.h"
+#include "kube/curl_kube_client.h"
+
+int main(int argc, char** argv) {
+  using namespace gcushare;
+  Daemon daemon(std::string(contract::kDevicePluginName),
+                "Kubelet device plugin for enflame.com/gcu-memory: lists one "
+                "device ID per memory unit per card (or, past kubelet's "
+                "message limit, advertises the capacity in node status), "
+                "answers Allocate with the pod's card as a CDI device, and "
+                "publishes the node's card layout.");
+  deviceplugin::CommandLine line;
+  deviceplugin::AddPluginFlags(daemon.app(), &line);
+  if (auto code = daemon.ParseFlags(argc, argv)) return *code;
+  if (Status s = daemon.StartLogging(); !s.ok()) return daemon.Fail(s);
+
+  StatusOr<deviceplugin::PluginConfig> config =
+      deviceplugin::MakePluginConfig(daemon.app(), line);
+  if (!config.ok()) return daemon.Fail(config.status());
+  StatusOr<std::unique_ptr<efml::CardSource>> source =
+      efml::MakeCardSource(line.cards);
+  if (!source.ok()) return daemon.Fail(source.status());
+  StatusOr<kube::ClientConfig> kube_config =
+      kube::ResolveConfig(line.kubeconfig);
+  if (!kube_config.ok()) return daemon.Fail(kube_config.status());
+  spdlog::info("API server {} ({})", kube_config->server, kube_config->source);
+  kube::RealClock clock;
+  kube::KubeClientOptions client_options;
+  client_options.clock = &clock;
+  StatusOr<std::unique_ptr<kube::CurlKubeClient>> client =
+      kube::CurlKubeClient::Create(*kube_config, client_options);
+  if (!client.ok()) return daemon.Fail(client.status());
+
+  deviceplugin::Plugin plugin(*config, source->get(), client->get(), &clock);
+  if (Status s = plugin.Start(); !s.ok()) return daemon.Fail(s);
+  if (Status s = daemon.Confine(NetworkSyscalls()); !s.ok()) {
+    plugin.Stop();
+    return daemon.Fail(s);
+  }
+  spdlog::info("ready on node {}", config->node_name);
+  daemon.shutdown().Wait();
+  spdlog::info("shutting down");
+  plugin.Stop();
+  return daemon.Finish();
+}

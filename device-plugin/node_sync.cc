@@ -1,0 +1,73 @@
+#include "device-plugin/node_sync.h"
+
+#include <spdlog/spdlog.h>
+
+namespace gcushare::deviceplugin {
+
+NodeSync::NodeSync(NodePublisher* publisher, kube::Clock* clock,
+                   kube::BackoffOptions backoff)
+    : publisher_(publisher), clock_(clock), backoff_(backoff) {}
+
+NodeSync::~NodeSync() { Stop(); }
+
+void NodeSync::Start() {
+  if (thread_.joinable()) return;
+  thread_ = std::thread([this] { Run(); });
+}
+
+void NodeSync::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  cancel_.Cancel();
+  if (thread_.joinable()) thread_.join();
+}
+
+void NodeSync::Update(NodeLayout layout) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    pending_ = std::move(layout);
+  }
+  cv_.notify_all();
+}
+
+void NodeSync::Run() {
+  kube::Backoff backoff(backoff_);
+  while (true) {
+    NodeLayout layout;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [&] { return stopping_ || pending_.has_value(); });
+      if (stopping_) return;
+      layout = std::move(*pending_);
+      pending_.reset();
+    }
+    Status s = publisher_->Publish(layout);
+    if (s.ok()) {
+      backoff.Reset();
+      published_++;
+      spdlog::info(
+          "node published: {} card(s) ({} healthy), unit {} GiB{}",
+          layout.cards, layout.healthy_cards, layout.unit.ToString(),
+          layout.memory_capacity
+              ? ", gcu-memory capacity " +
+                    std::to_string(*layout.memory_capacity) + " allocatable " +
+                    std::to_string(layout.memory_allocatable.value_or(0))
+              : std::string());
+      continue;
+    }
+    std::chrono::nanoseconds wait = backoff.Next();
+    spdlog::warn("{}; trying again in {:.1f}s", s.message(),
+                 std::chrono::duration<double>(wait).count());
+    {
+      // Retry this layout unless a newer one arrived meanwhile.
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!pending_) pending_ = std::move(layout);
+    }
+    if (!clock_->SleepFor(wait, &cancel_)) return;
+  }
+}
+
+}  // namespace gcushare::deviceplugin

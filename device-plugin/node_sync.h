@@ -1,0 +1,58 @@
+// NodeSync: publishes the latest NodeLayout on a background thread and keeps
+// retrying (exponential backoff, logged) until the API server takes it; a
+// newer layout replaces one still waiting. So the node converges on the
+// current cards even when the API server is down at start or at a change.
+//
+// Ownership: borrows the publisher and clock. Thread-safety: Update() and
+// the counters from any thread; Start()/Stop() from one thread. Stop()
+// returns promptly and joins.
+#ifndef GCUSHARE_DEVICE_PLUGIN_NODE_SYNC_H_
+#define GCUSHARE_DEVICE_PLUGIN_NODE_SYNC_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "device-plugin/node_publisher.h"
+#include "kube/backoff.h"
+#include "kube/cancellation.h"
+#include "kube/clock.h"
+
+namespace gcushare::deviceplugin {
+
+class NodeSync {
+ public:
+  NodeSync(NodePublisher* publisher, kube::Clock* clock,
+           kube::BackoffOptions backoff);
+  ~NodeSync();
+
+  void Start();
+  void Stop();
+  void Update(NodeLayout layout);
+
+  // Layouts published successfully so far.
+  uint64_t published() const { return published_.load(); }
+
+ private:
+  void Run();
+
+  NodePublisher* const publisher_;
+  kube::Clock* const clock_;
+  const kube::BackoffOptions backoff_;
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::optional<NodeLayout> pending_;  // Guarded by mu_.
+  bool stopping_ = false;              // Guarded by mu_.
+
+  kube::Cancellation cancel_;
+  std::thread thread_;
+  std::atomic<uint64_t> published_{0};
+};
+
+}  // namespace gcushare::deviceplugin
+
+#endif  // GCUSHARE_DEVICE_PLUGIN_NODE_SYNC_H_

@@ -1,0 +1,135 @@
+#include "device-plugin/plugin.h"
+
+#include <spdlog/spdlog.h>
+
+#include "cdi/builder.h"
+#include "cdi/writer.h"
+#include "contract/names.h"
+#include "device-plugin/device_ids.h"
+#include "device-plugin/device_plugin_service.h"
+
+namespace gcushare::deviceplugin {
+
+Plugin::Plugin(PluginConfig config, efml::CardSource* source,
+               kube::KubeClient* client, kube::Clock* clock,
+               KubeletRegistrar* registrar)
+    : config_(std::move(config)),
+      source_(source),
+      client_(client),
+      clock_(clock),
+      registrar_(registrar) {}
+
+Plugin::~Plugin() { Stop(); }
+
+std::string Plugin::socket_path() const {
+  return config_.device_plugin_dir + "/" + config_.endpoint;
+}
+
+Status Plugin::WriteCdi(const efml::Inventory& inventory) {
+  std::lock_guard<std::mutex> lock(cdi_mu_);
+  StatusOr<cdi::Spec> spec = cdi::BuildSpec(inventory);
+  if (!spec.ok()) return spec.status().WithContext("building the CDI spec");
+  StatusOr<cdi::WriteResult> written =
+      cdi::WriteSpec(*spec, config_.cdi_dir, cdi::Format::kJson);
+  if (!written.ok()) {
+    return written.status().WithContext("writing the CDI spec");
+  }
+  if (written->written) spdlog::info("CDI spec written to {}", written->path);
+  return OkStatus();
+}
+
+Status Plugin::Start() {
+  if (started_) return FailedPreconditionError("the plugin already started");
+  StatusOr<efml::Inventory> inventory = source_->Discover();
+  if (!inventory.ok()) {
+    return inventory.status().WithContext("discovering cards with the " +
+                                          source_->Name() + " backend");
+  }
+  if (inventory->cards.empty()) {
+    return FailedPreconditionError("the " + source_->Name() +
+                                   " backend found no GCU card on this node");
+  }
+  spdlog::info("{} card(s) found by the {} backend", inventory->cards.size(),
+               source_->Name());
+  StatusOr<ModeDecision> decision = DecideMode(
+      *inventory, config_.unit, config_.mode, config_.list_budget_bytes);
+  if (!decision.ok()) return decision.status();
+  decision_ = *decision;
+  spdlog::info("advertise mode: {}", decision_.reason);
+  GCUSHARE_RETURN_IF_ERROR(WriteCdi(*inventory));
+
+  const bool node_status = decision_.mode == AdvertiseMode::kNodeStatus;
+  publisher_ = std::make_unique<KubeNodePublisher>(client_, config_.node_name);
+  node_sync_ = std::make_unique<NodeSync>(publisher_.get(), clock_,
+                                          config_.node_backoff);
+  node_sync_->Start();
+  node_sync_->Update(MakeNodeLayout(*inventory, config_.unit, node_status));
+
+  monitor_ = std::make_unique<efml::HealthMonitor>(*source_, *inventory);
+  if (!node_status) {
+    lists_.Publish(std::make_shared<const v1beta1::ListAndWatchResponse>(
+        BuildDeviceList(*inventory, config_.unit)));
+    pods_ = std::make_unique<KubePodSource>(client_, config_.node_name, clock_);
+    pods_->Start();
+    efml::HealthMonitor* monitor = monitor_.get();
+    allocator_ = std::make_unique<Allocator>(
+        AllocatorOptions{config_.node_name, config_.unit,
+                         ResponseOptions{config_.device_specs}},
+        pods_.get(), client_, [monitor] { return monitor->Current(); });
+    server_ = std::make_unique<PluginServer>(socket_path(), &lists_,
+                                             allocator_.get());
+    if (registrar_ == nullptr) {
+      owned_registrar_ = std::make_unique<GrpcKubeletRegistrar>(
+          config_.device_plugin_dir + "/" + std::string(kKubeletSocketName));
+      registrar_ = owned_registrar_.get();
+    }
+    RegistrationOptions registration;
+    registration.kubelet_socket =
+        config_.device_plugin_dir + "/" + std::string(kKubeletSocketName);
+    registration.plugin_socket = socket_path();
+    registration.request.set_version(std::string(kDevicePluginApiVersion));
+    registration.request.set_endpoint(config_.endpoint);
+    registration.request.set_resource_name(
+        std::string(contract::kResourceMemory));
+    *registration.request.mutable_options() = PluginOptions();
+    registration.poll_interval = config_.socket_poll_interval;
+    registration.backoff = config_.register_backoff;
+    registration_ = std::make_unique<RegistrationLoop>(
+        registration, server_.get(), registrar_, &prober_, clock_);
+    registration_->Start();
+  }
+  monitor_->Subscribe([this](const efml::Inventory& inventory,
+                             const std::vector<uint32_t>& changed) {
+    spdlog::info("{} card(s) changed", changed.size());
+    OnInventory(inventory);
+  });
+  monitor_->Start(config_.health_interval);
+  started_ = true;
+  return OkStatus();
+}
+
+void Plugin::OnInventory(const efml::Inventory& inventory) {
+  for (const efml::Card& card : inventory.cards) {
+    spdlog::info("card {} ({}): {}", card.index, card.uuid,
+                 card.healthy ? "healthy" : "unhealthy");
+  }
+  const bool node_status = decision_.mode == AdvertiseMode::kNodeStatus;
+  if (!node_status) {
+    lists_.Publish(std::make_shared<const v1beta1::ListAndWatchResponse>(
+        BuildDeviceList(inventory, config_.unit)));
+  }
+  if (Status s = WriteCdi(inventory); !s.ok()) spdlog::error("{}", s.message());
+  node_sync_->Update(MakeNodeLayout(inventory, config_.unit, node_status));
+}
+
+void Plugin::Stop() {
+  if (monitor_) monitor_->Stop();
+  if (registration_) registration_->Stop();
+  lists_.Close();
+  if (server_) server_->Stop();
+  if (pods_) pods_->Stop();
+  if (node_sync_) node_sync_->Stop();
+  started_ = false;
+}
+
+}  // namespace gcushare::deviceplugin

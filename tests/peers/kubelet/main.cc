@@ -1,0 +1,188 @@
+// The stand-in kubelet as a program (//tests/peers/kubelet), for demos and
+// for trying the device plugin by hand:
+//
+//   kubelet --dir=/tmp/dp [--apiserver=http://127.0.0.1:PORT --node-name=n1]
+//
+// It serves Registration on <dir>/kubelet.sock and prints what it sees, one
+// line each: "registered <resource> endpoint <socket>", "devices <resource>
+// <n> healthy <h>" on every ListAndWatch message, and with --apiserver,
+// "allocated <ns>/<pod> <container> ..." after calling Allocate (one
+// container per call, init containers first, like kubelet) for each Pending
+// pod bound to --node-name that asks for enflame.com/gcu-memory. SIGHUP
+// simulates a kubelet restart (sockets deleted, kubelet.sock recreated);
+// SIGTERM stops it.
+#include <signal.h>
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "contract/names.h"
+#include "contract/pod_request.h"
+#include "daemon/daemon.h"
+#include "daemon/seccomp.h"
+#include "kube/clock.h"
+#include "kube/config.h"
+#include "kube/curl_kube_client.h"
+#include "kube/json_fields.h"
+#include "tests/peers/kubelet/stand_in_kubelet.h"
+
+namespace {
+
+using gcushare::peers::kubelet::KubeletView;
+using gcushare::peers::kubelet::StandInKubelet;
+
+std::mutex print_mu;
+void Say(const std::string& line) {
+  std::lock_guard<std::mutex> lock(print_mu);
+  std::cout << line << std::endl;
+}
+
+// Prints registrations and device-list changes as they happen.
+void Report(StandInKubelet& kubelet, std::atomic<bool>& done) {
+  size_t registrations = 0;
+  std::map<std::string, uint64_t> lists;
+  while (!done) {
+    kubelet.WaitUntil(
+        [&](const KubeletView& view) {
+          if (view.registrations.size() != registrations) return true;
+          for (const auto& [name, resource] : view.resources) {
+            if (lists[name] != resource.lists) return true;
+          }
+          return false;
+        },
+        std::chrono::milliseconds(200));
+    KubeletView view = kubelet.View();
+    for (; registrations < view.registrations.size(); ++registrations) {
+      const auto& r = view.registrations[registrations];
+      Say("registered " + r.resource_name() + " endpoint " + r.endpoint());
+    }
+    for (const auto& [name, resource] : view.resources) {
+      if (lists[name] == resource.lists) continue;
+      lists[name] = resource.lists;
+      Say("devices " + name + " " + std::to_string(resource.devices.size()) +
+          " healthy " + std::to_string(resource.Healthy()));
+    }
+  }
+}
+
+void AllocatePods(StandInKubelet& kubelet, gcushare::kube::KubeClient& client,
+                  const std::string& node, std::set<std::string>& handled) {
+  gcushare::kube::ListOptions options;
+  options.field_selector = "spec.nodeName=" + node;
+  auto list = client.List(gcushare::kube::Resource::Pods(), "", options);
+  if (!list.ok()) {
+    spdlog::warn("listing pods: {}", list.status().message());
+    return;
+  }
+  for (const nlohmann::json& pod : list->items) {
+    const std::string uid = gcushare::kube::StringAt(pod, {"metadata", "uid"});
+    if (handled.count(uid) ||
+        gcushare::kube::StringAt(pod, {"status", "phase"}) != "Pending") {
+      continue;
+    }
+    auto request = gcushare::contract::ComputePodRequest(pod);
+    if (!request.ok() || request->memory_units == 0) continue;
+    handled.insert(uid);
+    const std::string key =
+        gcushare::kube::NamespaceOf(pod) + "/" + gcushare::kube::NameOf(pod);
+    for (const auto& container : request->containers) {
+      if (container.memory_units == 0) continue;
+      auto result = kubelet.AllocateContainer(
+          std::string(gcushare::contract::kResourceMemory),
+          container.memory_units);
+      if (!result.ok()) {
+        Say("allocate failed " + key + " " + container.name + ": " +
+            result.status().ToString());
+        continue;
+      }
+      std::string line = "allocated " + key + " " + container.name;
+      for (const auto& cdi : result->response.cdi_devices()) {
+        line += " cdi=" + cdi.name();
+      }
+      for (const auto& [k, v] : result->response.envs()) {
+        line += " " + k + "=" + v;
+      }
+      Say(line);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // SIGHUP is taken by a thread of ours: block it before any thread starts.
+  sigset_t hup;
+  sigemptyset(&hup);
+  sigaddset(&hup, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &hup, nullptr);
+
+  gcushare::Daemon daemon(
+      "gcushare-stand-in-kubelet",
+      "Stand-in kubelet for tests and demos: serves the device plugin "
+      "Registration service, watches the plugins' devices, and allocates "
+      "for pods bound to its node.");
+  std::string dir, apiserver, node;
+  double poll_seconds = 0.5;
+  daemon.app()
+      .add_option("--dir", dir,
+                  "Device plugin directory: kubelet.sock is served there.")
+      ->required()
+      ->type_name("DIR");
+  daemon.app().add_option(
+      "--apiserver", apiserver,
+      "API server URL (http://host:port); with it, pods bound to "
+      "--node-name that ask for enflame.com/gcu-memory get Allocate calls.");
+  daemon.app().add_option("--node-name", node,
+                          "This node's name (with --apiserver).");
+  daemon.app()
+      .add_option("--poll-interval", poll_seconds,
+                  "Seconds between pod listings (with --apiserver).")
+      ->capture_default_str();
+  if (auto code = daemon.ParseFlags(argc, argv)) return *code;
+  if (auto s = daemon.StartLogging(); !s.ok()) return daemon.Fail(s);
+
+  StandInKubelet kubelet(dir);
+  if (auto s = kubelet.Start(); !s.ok()) return daemon.Fail(s);
+  std::unique_ptr<gcushare::kube::CurlKubeClient> client;
+  gcushare::kube::RealClock clock;
+  if (!apiserver.empty()) {
+    gcushare::kube::ClientConfig config;
+    config.server = apiserver;
+    gcushare::kube::KubeClientOptions options;
+    options.clock = &clock;
+    auto created = gcushare::kube::CurlKubeClient::Create(config, options);
+    if (!created.ok()) return daemon.Fail(created.status());
+    client = std::move(*created);
+  }
+  if (auto s = daemon.Confine(gcushare::NetworkSyscalls()); !s.ok()) {
+    return daemon.Fail(s);
+  }
+  Say("listening on " + kubelet.socket_path());
+
+  std::atomic<bool> done{false};
+  std::thread reporter([&] { Report(kubelet, done); });
+  std::thread restarter([&] {
+    timespec tick{0, 200 * 1000 * 1000};
+    while (!done) {
+      if (sigtimedwait(&hup, nullptr, &tick) == SIGHUP) {
+        auto s = kubelet.Restart();
+        Say(s.ok() ? "restarted" : "restart failed: " + s.ToString());
+      }
+    }
+  });
+  std::set<std::string> handled;
+  while (!daemon.shutdown().WaitFor(
+      std::chrono::milliseconds(static_cast<int64_t>(poll_seconds * 1000)))) {
+    if (client) AllocatePods(kubelet, *client, node, handled);
+  }
+  done = true;
+  reporter.join();
+  restarter.join();
+  kubelet.Stop();
+  return daemon.Finish();
+}
