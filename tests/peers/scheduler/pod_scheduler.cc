@@ -274,7 +274,7 @@ void PodScheduler::RecordEvent(const nlohmann::json& pod,
                        ? message.substr(0, kMaxEventMessage - 3) + "..."
                        : message;
   fields.reporting_component = SchedulerNameOf(pod);
-  fields.reporting_instance = options_.reporting_instance;
+  fields.reporting_instance = SchedulerNameOf(pod) + "-" + options_.host_name;
   const auto now = options_.clock->Now();
   const uint64_t unique =
       static_cast<uint64_t>(now.time_since_epoch().count()) ^

@@ -63,8 +63,9 @@ struct ScheduleResult {
 
 struct SchedulerOptions {
   MessageStyle style = MessageStyle::kCurrent;
-  // Events' reportingInstance, e.g. "default-scheduler-host1".
-  std::string reporting_instance;
+  // Events' reportingInstance is "<schedulerName>-<host_name>", like
+  // kube-scheduler's.
+  std::string host_name = "localhost";
   kube::Clock* clock = nullptr;  // Required; not owned.
 };
 

@@ -80,7 +80,7 @@ class PodSchedulerTest : public ::testing::Test {
     SchedulerOptions options;
     options.clock = &clock_;
     options.style = style;
-    options.reporting_instance = "default-scheduler-test";
+    options.host_name = "test";
     return PodScheduler(&client_, std::move(extenders), options);
   }
 
@@ -116,6 +116,7 @@ TEST_F(PodSchedulerTest, PrioritizesAndBindsThroughTheExtender) {
   EXPECT_EQ(events[0]["action"], "Binding");
   EXPECT_EQ(events[0]["message"], "Successfully assigned default/p to n2");
   EXPECT_EQ(events[0]["reportingComponent"], "default-scheduler");
+  EXPECT_EQ(events[0]["reportingInstance"], "default-scheduler-test");
 }
 
 TEST_F(PodSchedulerTest, OneFeasibleNodeSkipsPrioritizeAndTheApiBinds) {
