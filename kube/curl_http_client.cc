@@ -1,5 +1,7 @@
 #include "kube/curl_http_client.h"
 
+#include <strings.h>
+
 #include <algorithm>
 #include <cctype>
 #include <mutex>
@@ -282,11 +284,22 @@ HttpResult CurlHttpClient::Send(const HttpRequest& request) {
   }
   curl_slist* headers = nullptr;
   headers = curl_slist_append(headers, "Expect:");
-  if (request.Header("Accept").empty()) {
+  bool has_accept = false;
+  for (const auto& [name, value] : request.headers) {
+    if (strcasecmp(name.c_str(), "Accept") == 0) has_accept = true;
+  }
+  if (!has_accept) {
     headers = curl_slist_append(headers, "Accept: application/json");
   }
   for (const auto& [name, value] : request.headers) {
-    headers = curl_slist_append(headers, (name + ": " + value).c_str());
+    if (strcasecmp(name.c_str(), "Accept-Encoding") == 0) {
+      // curl sends the header and decodes the body it announces.
+      curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, value.c_str());
+      continue;
+    }
+    // An empty value ("Accept:") removes a header curl would add.
+    headers = curl_slist_append(
+        headers, (name + (value.empty() ? ":" : ": " + value)).c_str());
   }
   curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
 

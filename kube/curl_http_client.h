@@ -10,6 +10,11 @@
 // locked curl share object. curl_global_init runs once per process
 // (std::call_once) before the first handle is made.
 //
+// Headers: "Accept: application/json" unless the request names Accept; a
+// header with an empty value removes one curl would add ("Accept" ""
+// sends no Accept); Accept-Encoding is handed to curl, which then decodes
+// the body (gzip) before the caller sees it.
+//
 // Failure: see HttpResult; error messages read
 // "GET https://host/api/v1/pods: Couldn't connect to server (...)".
 // Thread-safety: Send() may be called concurrently from many threads.

@@ -1,0 +1,283 @@
+#include "tests/peers/scheduler/extender_wire.h"
+
+#include <cctype>
+#include <sstream>
+#include <utility>
+
+#include "tests/peers/scheduler/go_json.h"
+
+namespace gcushare::scheduler {
+namespace {
+
+bool EqualFold(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Go's field matching: the exact key, else one equal ignoring case.
+const nlohmann::json* Field(const nlohmann::json& object,
+                            std::string_view key) {
+  auto exact = object.find(std::string(key));
+  if (exact != object.end()) return &*exact;
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    if (EqualFold(it.key(), key)) return &it.value();
+  }
+  return nullptr;
+}
+
+std::string JsonTypeName(const nlohmann::json& value) {
+  switch (value.type()) {
+    case nlohmann::json::value_t::object:
+      return "object";
+    case nlohmann::json::value_t::array:
+      return "array";
+    case nlohmann::json::value_t::string:
+      return "string";
+    case nlohmann::json::value_t::boolean:
+      return "bool";
+    default:
+      return "number";
+  }
+}
+
+Status CannotUnmarshal(const nlohmann::json& value, std::string_view field,
+                       std::string_view go_type) {
+  return InvalidArgumentError("json: cannot unmarshal " + JsonTypeName(value) +
+                              " into Go struct field " + std::string(field) +
+                              " of type " + std::string(go_type));
+}
+
+// The first JSON value of the body, as Go's json.Decoder.Decode reads it
+// (later bytes are not looked at).
+StatusOr<nlohmann::json> DecodeFirstValue(std::string_view body) {
+  std::istringstream stream{std::string(body)};
+  nlohmann::json value;
+  try {
+    stream >> value;
+  } catch (const nlohmann::json::exception& e) {
+    bool blank = true;
+    for (char c : body) {
+      if (!std::isspace(static_cast<unsigned char>(c))) blank = false;
+    }
+    if (blank) return InvalidArgumentError("EOF");
+    return InvalidArgumentError(std::string("invalid JSON: ") + e.what());
+  }
+  return value;
+}
+
+StatusOr<std::map<std::string, std::string>> StringMap(
+    const nlohmann::json* value, std::string_view field) {
+  std::map<std::string, std::string> out;
+  if (value == nullptr || value->is_null()) return out;
+  if (!value->is_object()) {
+    return CannotUnmarshal(*value, field, "v1.FailedNodesMap");
+  }
+  for (auto it = value->begin(); it != value->end(); ++it) {
+    if (it->is_null()) {
+      out[it.key()] = "";
+    } else if (!it->is_string()) {
+      return CannotUnmarshal(*it, field, "string");
+    } else {
+      out[it.key()] = it->get<std::string>();
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json WithoutTypeMeta(const nlohmann::json& object) {
+  nlohmann::json copy = object;
+  if (copy.is_object()) {
+    copy.erase("kind");
+    copy.erase("apiVersion");
+  }
+  return copy;
+}
+
+std::string EncodeExtenderArgs(const nlohmann::json& pod,
+                               const std::vector<ObjectPtr>& nodes,
+                               bool node_cache_capable) {
+  std::string out = "{\"Pod\":";
+  out += GoJson(WithoutTypeMeta(pod), kGoPod);
+  if (node_cache_capable) {
+    out += ",\"Nodes\":null,\"NodeNames\":[";
+    bool first = true;
+    for (const ObjectPtr& node : nodes) {
+      if (!first) out += ',';
+      first = false;
+      std::string name;
+      auto metadata = node->find("metadata");
+      if (metadata != node->end() && metadata->is_object()) {
+        name = metadata->value("name", "");
+      }
+      AppendGoJsonString(name, out);
+    }
+    out += "]}";
+    return out;
+  }
+  out += ",\"Nodes\":{\"metadata\":{},\"items\":";
+  if (nodes.empty()) {
+    out += "null";
+  } else {
+    out += '[';
+    bool first = true;
+    for (const ObjectPtr& node : nodes) {
+      if (!first) out += ',';
+      first = false;
+      out += GoJson(WithoutTypeMeta(*node), kGoNode);
+    }
+    out += ']';
+  }
+  out += "},\"NodeNames\":null}";
+  return out;
+}
+
+std::string EncodeBindingArgs(std::string_view pod_name,
+                              std::string_view pod_namespace,
+                              std::string_view pod_uid, std::string_view node) {
+  std::string out = "{\"PodName\":";
+  AppendGoJsonString(pod_name, out);
+  out += ",\"PodNamespace\":";
+  AppendGoJsonString(pod_namespace, out);
+  out += ",\"PodUID\":";
+  AppendGoJsonString(pod_uid, out);
+  out += ",\"Node\":";
+  AppendGoJsonString(node, out);
+  out += '}';
+  return out;
+}
+
+StatusOr<FilterReply> ParseFilterReply(std::string_view body) {
+  GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json value, DecodeFirstValue(body));
+  FilterReply reply;
+  if (value.is_null()) return reply;
+  if (!value.is_object()) {
+    return InvalidArgumentError("json: cannot unmarshal " +
+                                JsonTypeName(value) +
+                                " into Go value of type "
+                                "v1.ExtenderFilterResult");
+  }
+  if (const nlohmann::json* nodes = Field(value, "Nodes");
+      nodes != nullptr && !nodes->is_null()) {
+    if (!nodes->is_object()) {
+      return CannotUnmarshal(*nodes, "ExtenderFilterResult.Nodes",
+                             "v1.NodeList");
+    }
+    std::vector<nlohmann::json> items;
+    const nlohmann::json* list = Field(*nodes, "items");
+    if (list != nullptr && !list->is_null()) {
+      if (!list->is_array()) {
+        return CannotUnmarshal(*list, "ExtenderFilterResult.Nodes.items",
+                               "[]v1.Node");
+      }
+      for (const nlohmann::json& item : *list) {
+        if (!item.is_object() && !item.is_null()) {
+          return CannotUnmarshal(item, "ExtenderFilterResult.Nodes.items",
+                                 "v1.Node");
+        }
+        items.push_back(item.is_null() ? nlohmann::json::object() : item);
+      }
+    }
+    reply.nodes = std::move(items);
+  }
+  if (const nlohmann::json* names = Field(value, "NodeNames");
+      names != nullptr && !names->is_null()) {
+    if (!names->is_array()) {
+      return CannotUnmarshal(*names, "ExtenderFilterResult.NodeNames",
+                             "[]string");
+    }
+    std::vector<std::string> list;
+    for (const nlohmann::json& name : *names) {
+      if (name.is_null()) {
+        list.emplace_back();
+      } else if (!name.is_string()) {
+        return CannotUnmarshal(name, "ExtenderFilterResult.NodeNames",
+                               "string");
+      } else {
+        list.push_back(name.get<std::string>());
+      }
+    }
+    reply.node_names = std::move(list);
+  }
+  GCUSHARE_ASSIGN_OR_RETURN(reply.failed_nodes,
+                            StringMap(Field(value, "FailedNodes"),
+                                      "ExtenderFilterResult.FailedNodes"));
+  GCUSHARE_ASSIGN_OR_RETURN(
+      reply.failed_and_unresolvable,
+      StringMap(Field(value, "FailedAndUnresolvableNodes"),
+                "ExtenderFilterResult.FailedAndUnresolvableNodes"));
+  if (const nlohmann::json* error = Field(value, "Error");
+      error != nullptr && !error->is_null()) {
+    if (!error->is_string()) {
+      return CannotUnmarshal(*error, "ExtenderFilterResult.Error", "string");
+    }
+    reply.error = error->get<std::string>();
+  }
+  return reply;
+}
+
+StatusOr<std::vector<HostPriority>> ParseHostPriorityList(
+    std::string_view body) {
+  GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json value, DecodeFirstValue(body));
+  std::vector<HostPriority> list;
+  if (value.is_null()) return list;
+  if (!value.is_array()) {
+    return InvalidArgumentError("json: cannot unmarshal " +
+                                JsonTypeName(value) +
+                                " into Go value of type v1.HostPriorityList");
+  }
+  for (const nlohmann::json& entry : value) {
+    HostPriority priority;
+    if (entry.is_null()) {
+      list.push_back(priority);
+      continue;
+    }
+    if (!entry.is_object()) {
+      return InvalidArgumentError("json: cannot unmarshal " +
+                                  JsonTypeName(entry) +
+                                  " into Go value of type v1.HostPriority");
+    }
+    if (const nlohmann::json* host = Field(entry, "Host");
+        host != nullptr && !host->is_null()) {
+      if (!host->is_string()) {
+        return CannotUnmarshal(*host, "HostPriority.Host", "string");
+      }
+      priority.host = host->get<std::string>();
+    }
+    if (const nlohmann::json* score = Field(entry, "Score");
+        score != nullptr && !score->is_null()) {
+      if (!score->is_number_integer()) {
+        return CannotUnmarshal(*score, "HostPriority.Score", "int64");
+      }
+      priority.score = score->get<int64_t>();
+    }
+    list.push_back(std::move(priority));
+  }
+  return list;
+}
+
+StatusOr<std::string> ParseBindingReply(std::string_view body) {
+  GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json value, DecodeFirstValue(body));
+  if (value.is_null()) return std::string();
+  if (!value.is_object()) {
+    return InvalidArgumentError("json: cannot unmarshal " +
+                                JsonTypeName(value) +
+                                " into Go value of type "
+                                "v1.ExtenderBindingResult");
+  }
+  const nlohmann::json* error = Field(value, "Error");
+  if (error == nullptr || error->is_null()) return std::string();
+  if (!error->is_string()) {
+    return CannotUnmarshal(*error, "ExtenderBindingResult.Error", "string");
+  }
+  return error->get<std::string>();
+}
+
+}  // namespace gcushare::scheduler
