@@ -3,6 +3,7 @@
 #include <iostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "daemon/version.h"
 
@@ -43,19 +44,27 @@ void AddSeccompFlag(CLI::App& app, bool* enabled) {
 std::optional<int> ParseFlags(CLI::App& app, int argc,
                               const char* const* argv) {
   // CLI11 reads "--name=" as "--name" and takes the NEXT argument as its
-  // value, silently swallowing another flag. Refuse it instead.
-  for (int i = 1; i < argc; ++i) {
+  // value, silently swallowing another flag. Pass "--name" "" instead, so
+  // that "--name=" means an empty value (e.g. --log-dir=: stderr only).
+  std::vector<std::string> args;
+  args.reserve(argc);
+  bool options_ended = false;
+  for (int i = 0; i < argc; ++i) {
     std::string_view arg = argv[i];
-    if (arg == "--") break;
-    if (arg.size() > 3 && arg.substr(0, 2) == "--" && arg.back() == '=') {
-      std::cerr << app.get_name() << ": flag " << arg
-                << " has an empty value; give a value or leave the flag out\n"
-                << "Run '" << app.get_name() << " --help' for the flags.\n";
-      return 2;
+    if (arg == "--") options_ended = true;
+    if (!options_ended && i > 0 && arg.size() > 3 && arg.substr(0, 2) == "--" &&
+        arg.back() == '=' && arg.find('=') == arg.size() - 1) {
+      args.emplace_back(arg.substr(0, arg.size() - 1));
+      args.emplace_back();
+      continue;
     }
+    args.emplace_back(arg);
   }
+  std::vector<const char*> rewritten;
+  rewritten.reserve(args.size());
+  for (const std::string& arg : args) rewritten.push_back(arg.c_str());
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(rewritten.size()), rewritten.data());
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
     return 0;

@@ -35,6 +35,8 @@ void AddSeccompFlag(CLI::App& app, bool* enabled);
 // Parses argv. Returns std::nullopt when the program should go on, or the
 // exit code when it should stop now: 0 after --help/--version (printed to
 // stdout), 2 after a bad flag (a one-line error and a hint on stderr).
+// "--name=" gives the option an empty value (CLI11 alone would take the
+// next argument as the value).
 std::optional<int> ParseFlags(CLI::App& app, int argc, const char* const* argv);
 
 }  // namespace gcushare
