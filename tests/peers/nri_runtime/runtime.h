@@ -36,6 +36,7 @@
 #include "nri-plugin/api/api.pb.h"
 #include "nri-plugin/mux/trunk.h"
 #include "nri-plugin/net/unix_socket.h"
+#include "nri-plugin/protocol.h"
 #include "nri-plugin/ttrpc/client.h"
 #include "nri-plugin/ttrpc/server.h"
 #include "status/status.h"
@@ -118,6 +119,12 @@ class PluginConnection {
   // Waits for the plugin (or an error) to end the connection.
   bool WaitClosed(std::chrono::milliseconds timeout);
   bool closed() const { return trunk_.closed(); }
+  // A Plugin method with a raw payload, for tests of bad input.
+  StatusOr<std::string> CallRaw(const std::string& method,
+                                const std::string& payload) {
+    return client_.Call(nri::kPluginService, method, payload,
+                        options_.request_timeout);
+  }
   // Raw bytes on a connection id, for tests of bad input.
   Status WriteRaw(uint32_t conn_id, const std::string& bytes) {
     return trunk_.Write(conn_id, bytes);
