@@ -96,8 +96,8 @@ std::string EnvValue(const api::Container& c, const std::string& key) {
 }
 
 TEST_F(PluginTest, RegistersConfiguresAndSynchronizes) {
-  for (auto version : {rt::NriVersion::kV0_4, rt::NriVersion::kV0_8,
-                       rt::NriVersion::kV0_12}) {
+  for (auto version :
+       {rt::NriVersion::kV0_4, rt::NriVersion::kV0_8, rt::NriVersion::kV0_12}) {
     auto runtime = Runtime(version);
     if (!plugin_) StartPlugin();
     rt::SyncState state;
@@ -114,9 +114,8 @@ TEST_F(PluginTest, RegistersConfiguresAndSynchronizes) {
     EXPECT_EQ(r->adjust().linux().devices(0).path(), "/dev/gcu3");
     // Lifecycle events we did not subscribe to are not sent.
     std::string via;
-    ASSERT_TRUE((*conn)
-                    ->SendEvent(api::START_CONTAINER, pod, nullptr, &via)
-                    .ok());
+    ASSERT_TRUE(
+        (*conn)->SendEvent(api::START_CONTAINER, pod, nullptr, &via).ok());
     EXPECT_EQ(via, "");
     conn->reset();
     runtime.reset();
@@ -160,8 +159,8 @@ TEST_F(PluginTest, SixtyFourIdenticalPodsAtOnce) {
     EXPECT_EQ(EnvValue(results[i], "GCUSHARE_MEMORY_LIMIT_MB"), "4096");
     EXPECT_EQ(EnvValue(results[i], "GCUSHARE_MEMORY_TOTAL_MB"), "16384");
     EXPECT_EQ(EnvValue(results[i], "GCUSHARE_MEMORY_UNIT"), "1");
-    const api::LinuxDevice& d = results[i].linux().devices(
-        results[i].linux().devices_size() - 1);
+    const api::LinuxDevice& d =
+        results[i].linux().devices(results[i].linux().devices_size() - 1);
     EXPECT_EQ(d.minor(), i % 8);
   }
 }
@@ -175,7 +174,8 @@ TEST_F(PluginTest, StaleCdiInjectionEndsWithOnlyTheAssignedCard) {
   api::Container c = rt::MakeContainer(
       pod, "main",
       {rt::CharDevice("/dev/gcu5", 238, 5), rt::CharDevice("/dev/gcu2", 238, 2),
-       rt::CharDevice("/dev/gcuctl", 238, 255), rt::CharDevice("/dev/fuse", 10, 229)});
+       rt::CharDevice("/dev/gcuctl", 238, 255),
+       rt::CharDevice("/dev/fuse", 10, 229)});
   auto r = (*conn)->CreateContainer(pod, c);
   ASSERT_TRUE(r.ok()) << r.status();
   api::Container out = rt::ApplyAdjustment(c, r->adjust());
@@ -218,8 +218,8 @@ TEST_F(PluginTest, MissingDeviceNodeFailsThatContainerOnly) {
   EXPECT_NE(r.status().message().find("refusing to run the container"),
             std::string::npos);
   api::PodSandbox other = AssignedPod(2, 6);
-  EXPECT_TRUE((*conn)->CreateContainer(other, rt::MakeContainer(other, "main"))
-                  .ok());
+  EXPECT_TRUE(
+      (*conn)->CreateContainer(other, rt::MakeContainer(other, "main")).ok());
   EXPECT_FALSE((*conn)->closed());
 }
 
@@ -247,12 +247,12 @@ struct BadInput {
 };
 
 TEST_F(PluginTest, BadFramesDropTheConnectionAndThePluginComesBack) {
-  std::string oversized = ttrpc::EncodeFrameHeader(
-      {ttrpc::kMaxMessageLength + 1, 1001, 1, 0});
+  std::string oversized =
+      ttrpc::EncodeFrameHeader({ttrpc::kMaxMessageLength + 1, 1001, 1, 0});
   std::string garbage =
       *ttrpc::EncodeFrame(1001, ttrpc::FrameType::kRequest, 0, "\xff\xff\xff");
-  std::string not_a_request = *ttrpc::EncodeFrame(
-      1001, ttrpc::FrameType::kResponse, 0, "");
+  std::string not_a_request =
+      *ttrpc::EncodeFrame(1001, ttrpc::FrameType::kResponse, 0, "");
   std::vector<BadInput> inputs = {
       {"length over the maximum", mux::kPluginServiceConn, oversized},
       {"unknown connection id", 9, "hello"},
@@ -276,8 +276,8 @@ TEST_F(PluginTest, BadFramesDropTheConnectionAndThePluginComesBack) {
     auto conn = runtime->AcceptPlugin(seconds(30));
     ASSERT_TRUE(conn.ok()) << conn.status();
     ++registrations;
-    std::string frame = *ttrpc::EncodeFrame(1001, ttrpc::FrameType::kRequest,
-                                            0, std::string(100, 'x'));
+    std::string frame = *ttrpc::EncodeFrame(1001, ttrpc::FrameType::kRequest, 0,
+                                            std::string(100, 'x'));
     ASSERT_TRUE(
         (*conn)->WriteRaw(mux::kPluginServiceConn, frame.substr(0, 30)).ok());
     (*conn)->Close();
@@ -300,7 +300,8 @@ TEST_F(PluginTest, BadFramesDropTheConnectionAndThePluginComesBack) {
   EXPECT_TRUE(plugin_->WaitForRegistrations(registrations, seconds(10)));
   EXPECT_EQ(plugin_->registrations(), registrations);
   api::PodSandbox pod = AssignedPod(1, 1);
-  EXPECT_TRUE((*conn)->CreateContainer(pod, rt::MakeContainer(pod, "main")).ok());
+  EXPECT_TRUE(
+      (*conn)->CreateContainer(pod, rt::MakeContainer(pod, "main")).ok());
 }
 
 TEST_F(PluginTest, SilentRuntimeDoesNotHangThePlugin) {
