@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
@@ -16,7 +17,6 @@
 #include "testing/subprocess.h"
 #include "tests/peers/nri_runtime/fixtures.h"
 #include "tests/peers/nri_runtime/runtime.h"
-#include <nlohmann/json.hpp>
 
 namespace gcushare::nri {
 namespace {
@@ -89,8 +89,8 @@ TEST(NriPluginBinaryTest, AdjustsContainersAndStopsOnSigterm) {
   a.cards = {2};
   a.request_units = 40;
   a.card_memory_units = 160;
-  api::PodSandbox pod = rt::MakePodSandbox("default", "p", 1,
-                                           contract::EncodeAssignment(a));
+  api::PodSandbox pod =
+      rt::MakePodSandbox("default", "p", 1, contract::EncodeAssignment(a));
   auto r = (*conn)->CreateContainer(pod, rt::MakeContainer(pod, "main"));
   ASSERT_TRUE(r.ok()) << r.status() << plugin.output();
   ASSERT_EQ(r->adjust().linux().devices_size(), 1);
@@ -105,8 +105,8 @@ TEST(NriPluginBinaryTest, AdjustsContainersAndStopsOnSigterm) {
 
   // A card whose node is missing: that container fails, clearly.
   a.cards = {9};
-  api::PodSandbox bad = rt::MakePodSandbox("default", "q", 2,
-                                           contract::EncodeAssignment(a));
+  api::PodSandbox bad =
+      rt::MakePodSandbox("default", "q", 2, contract::EncodeAssignment(a));
   auto failed = (*conn)->CreateContainer(bad, rt::MakeContainer(bad, "main"));
   EXPECT_EQ(failed.status().code(), StatusCode::kNotFound);
   EXPECT_NE(failed.status().message().find("/dev/gcu9"), std::string::npos);
@@ -129,11 +129,11 @@ TEST(NriPluginBinaryTest, WithTheNriRuntimeBinary) {
                   .Start({Binary(), "--nri-socket=" + socket,
                           "--dev-root=" + DevRoot(4), "--log-dir=" + dir})
                   .ok());
-  auto run = RunProcess(
-      {RunfilePath("tests/peers/nri_runtime/nri-runtime"),
-       "--socket=" + socket, "--pods=6", "--cards=4", "--stale-devices",
-       "--nri-version=0.12", "--log-dir=" + dir},
-      "", seconds(60));
+  auto run =
+      RunProcess({RunfilePath("tests/peers/nri_runtime/nri-runtime"),
+                  "--socket=" + socket, "--pods=6", "--cards=4",
+                  "--stale-devices", "--nri-version=0.12", "--log-dir=" + dir},
+                 "", seconds(60));
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_EQ(run->exit_code, 0) << run->out << run->err << plugin.output();
   std::istringstream lines(run->out);
@@ -147,7 +147,8 @@ TEST(NriPluginBinaryTest, WithTheNriRuntimeBinary) {
     for (const auto& d : j["spec"]["linux"]["devices"]) {
       gcus.push_back(d["path"]);
     }
-    EXPECT_EQ(gcus, std::vector<std::string>{"/dev/gcu" + std::to_string(i % 4)})
+    EXPECT_EQ(gcus,
+              std::vector<std::string>{"/dev/gcu" + std::to_string(i % 4)})
         << line;
     ++containers;
   }
