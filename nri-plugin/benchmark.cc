@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -69,6 +70,13 @@ int main(int argc, char** argv) {
     if (a.rfind("--threads=", 0) == 0) threads = std::atoi(a.c_str() + 10);
   }
   std::string dir = gcushare::testing::MakeTempDir();
+  struct RemoveAtExit {
+    std::string dir;
+    ~RemoveAtExit() {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  } cleanup{dir};
   ::mkdir((dir + "/dev").c_str(), 0755);
   for (int i = 0; i < 8; ++i) {
     std::string path = dir + "/dev/gcu" + std::to_string(i);

@@ -268,6 +268,10 @@ TEST_F(PluginTest, BadFramesDropTheConnectionAndThePluginComesBack) {
     auto conn = runtime->AcceptPlugin(seconds(30));
     ASSERT_TRUE(conn.ok()) << conn.status();
     ++registrations;
+    // The runtime sends Configure without waiting for its RegisterPlugin
+    // answer to leave (as upstream does): wait until the plugin has it, so
+    // that the bad bytes cannot overtake it.
+    ASSERT_TRUE(plugin_->WaitForRegistrations(registrations, seconds(30)));
     ASSERT_TRUE((*conn)->WriteRaw(input.conn, input.bytes).ok());
     EXPECT_TRUE((*conn)->WaitClosed(seconds(30)));
   }
@@ -276,6 +280,7 @@ TEST_F(PluginTest, BadFramesDropTheConnectionAndThePluginComesBack) {
     auto conn = runtime->AcceptPlugin(seconds(30));
     ASSERT_TRUE(conn.ok()) << conn.status();
     ++registrations;
+    ASSERT_TRUE(plugin_->WaitForRegistrations(registrations, seconds(30)));
     std::string frame = *ttrpc::EncodeFrame(1001, ttrpc::FrameType::kRequest, 0,
                                             std::string(100, 'x'));
     ASSERT_TRUE(
