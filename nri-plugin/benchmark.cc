@@ -1,0 +1,172 @@
+// bazel run -c opt //nri-plugin:benchmark [-- --calls=N --threads=T]
+//
+// The real gcushare-nri-plugin process against the stand-in runtime over
+// the NRI socket: CreateContainer round trips (request out, adjustment
+// back) one at a time and from several threads at once, with the p50/p99
+// latencies, and the plugin's resident memory. containerd gives a plugin
+// 2 s per request; the aim is well under 1 ms.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "contract/annotations.h"
+#include "testing/files.h"
+#include "testing/subprocess.h"
+#include "tests/peers/nri_runtime/fixtures.h"
+#include "tests/peers/nri_runtime/runtime.h"
+
+namespace rt = ::gcushare::nri_runtime;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::string PluginBinary() {
+  if (std::getenv("TEST_SRCDIR") != nullptr) {
+    return gcushare::testing::RunfilePath("nri-plugin/gcushare-nri-plugin");
+  }
+  return "nri-plugin/gcushare-nri-plugin";  // bazel run: cwd is the runfiles.
+}
+
+std::string ProcStatus(pid_t pid, const std::string& key) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(key + ":", 0) == 0) {
+      size_t at = line.find_first_not_of(" \t", key.size() + 1);
+      return line.substr(at);
+    }
+  }
+  return "?";
+}
+
+void Report(const char* what, std::vector<double> us, double wall_s) {
+  std::sort(us.begin(), us.end());
+  auto pct = [&](double p) {
+    return us[std::min(us.size() - 1, static_cast<size_t>(p * us.size()))];
+  };
+  std::printf(
+      "%-28s calls %6zu  p50 %7.1f us  p99 %7.1f us  max %8.1f us  "
+      "%8.0f calls/s\n",
+      what, us.size(), pct(0.50), pct(0.99), us.back(), us.size() / wall_s);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int calls = 5000, threads = 8;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.rfind("--calls=", 0) == 0) calls = std::atoi(a.c_str() + 8);
+    if (a.rfind("--threads=", 0) == 0) threads = std::atoi(a.c_str() + 10);
+  }
+  std::string dir = gcushare::testing::MakeTempDir();
+  struct RemoveAtExit {
+    std::string dir;
+    ~RemoveAtExit() {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  } cleanup{dir};
+  ::mkdir((dir + "/dev").c_str(), 0755);
+  for (int i = 0; i < 8; ++i) {
+    std::string path = dir + "/dev/gcu" + std::to_string(i);
+    if (::symlink("/dev/null", path.c_str()) != 0) return 1;
+  }
+  rt::RuntimeOptions options;
+  options.socket_path = dir + "/nri.sock";
+  auto runtime = rt::NriRuntime::Listen(options);
+  if (!runtime.ok()) {
+    std::fprintf(stderr, "%s\n", runtime.status().ToString().c_str());
+    return 1;
+  }
+  gcushare::testing::ChildProcess plugin;
+  auto started = plugin.Start(
+      {PluginBinary(), "--nri-socket=" + options.socket_path,
+       "--dev-root=" + dir, "--log-dir=" + dir, "--log-level=warn"});
+  if (!started.ok()) {
+    std::fprintf(stderr, "%s\n", started.ToString().c_str());
+    return 1;
+  }
+  auto conn = (*runtime)->AcceptPlugin(std::chrono::seconds(30));
+  if (!conn.ok()) {
+    std::fprintf(stderr, "%s\n%s\n", conn.status().ToString().c_str(),
+                 plugin.output().c_str());
+    return 1;
+  }
+  std::printf("plugin pid %d, RSS after registration: %s (peak %s)\n",
+              plugin.pid(), ProcStatus(plugin.pid(), "VmRSS").c_str(),
+              ProcStatus(plugin.pid(), "VmHWM").c_str());
+
+  // Realistic requests: ~4 KiB each, like containerd's, with a stale card
+  // node that the plugin must remove.
+  std::vector<std::pair<rt::api::PodSandbox, rt::api::Container>> requests;
+  for (int i = 0; i < 256; ++i) {
+    gcushare::contract::CardAssignment a;
+    a.cards = {static_cast<uint32_t>(i % 8)};
+    a.card_memory_units = 16;
+    a.request_units = 4;
+    a.container_cards["main"] = a.cards;
+    auto pod = rt::MakePodSandbox("default", "bench-" + std::to_string(i), i,
+                                  gcushare::contract::EncodeAssignment(a));
+    auto c = rt::MakeContainer(
+        pod, "main",
+        {rt::CharDevice("/dev/gcu" + std::to_string((i + 1) % 8), 238,
+                        (i + 1) % 8)});
+    requests.emplace_back(pod, c);
+  }
+  std::printf("request size: %zu bytes\n",
+              rt::api::CreateContainerRequest().ByteSizeLong() +
+                  requests[0].first.ByteSizeLong() +
+                  requests[0].second.ByteSizeLong());
+  auto one = [&](int i) -> double {
+    const auto& [pod, c] = requests[i % requests.size()];
+    auto t0 = Clock::now();
+    auto r = (*conn)->CreateContainer(pod, c);
+    auto t1 = Clock::now();
+    if (!r.ok() || r->adjust().linux().devices_size() != 2) {
+      std::fprintf(stderr, "bad answer: %s\n", r.status().ToString().c_str());
+      std::exit(1);
+    }
+    return std::chrono::duration<double, std::micro>(t1 - t0).count();
+  };
+  for (int i = 0; i < 500; ++i) one(i);  // Warm-up.
+
+  std::vector<double> serial;
+  auto w0 = Clock::now();
+  for (int i = 0; i < calls; ++i) serial.push_back(one(i));
+  Report("sequential", serial,
+         std::chrono::duration<double>(Clock::now() - w0).count());
+
+  std::vector<std::vector<double>> per(threads);
+  std::vector<std::thread> pool;
+  auto w1 = Clock::now();
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      for (int i = 0; i < calls / threads; ++i) per[t].push_back(one(i + t));
+    });
+  }
+  for (auto& th : pool) th.join();
+  std::vector<double> all;
+  for (auto& v : per) all.insert(all.end(), v.begin(), v.end());
+  char label[64];
+  std::snprintf(label, sizeof(label), "%d concurrent callers", threads);
+  Report(label, all, std::chrono::duration<double>(Clock::now() - w1).count());
+
+  std::printf("plugin RSS after %d calls: %s (peak %s)\n",
+              calls + calls / threads * threads + 500,
+              ProcStatus(plugin.pid(), "VmRSS").c_str(),
+              ProcStatus(plugin.pid(), "VmHWM").c_str());
+  (void)plugin.Signal(SIGTERM);
+  auto done = plugin.Wait(std::chrono::seconds(10));
+  return done.ok() && done->exit_code == 0 ? 0 : 1;
+}

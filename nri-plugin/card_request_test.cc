@@ -1,0 +1,109 @@
+#include "nri-plugin/card_request.h"
+
+#include <gtest/gtest.h>
+
+namespace gcushare::nri {
+namespace {
+
+using nlohmann::json;
+
+json Pod(json containers) {
+  return {{"metadata", {{"name", "p"}, {"namespace", "default"}}},
+          {"spec", {{"containers", containers}}}};
+}
+
+json Container(const std::string& name, const std::string& resource,
+               const std::string& amount) {
+  return {{"name", name}, {"resources", {{"limits", {{resource, amount}}}}}};
+}
+
+TEST(CardRequestTest, NoAssignmentMeansNothing) {
+  auto r = ResolveContainerCards(json::object(), "main", nullptr);
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(r->has_value());
+}
+
+TEST(CardRequestTest, MemoryPodFromAnnotationsAlone) {
+  json a = {{"enflame.com/gcu-device-id", "1"},
+            {"enflame.com/gcu-device-memory-request", "4"}};
+  auto r = ResolveContainerCards(a, "main", nullptr);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_TRUE(r->has_value());
+  EXPECT_EQ((*r)->cards, std::vector<uint32_t>{1});
+  EXPECT_TRUE((*r)->shared);
+  EXPECT_EQ((*r)->limit_units, 4u);
+  EXPECT_FALSE((*r)->card_memory_units.has_value());
+  EXPECT_FALSE((*r)->needs_pod);
+}
+
+TEST(CardRequestTest, ContainerEntriesDecide) {
+  json a = {{"enflame.com/gcu-device-id", "2"},
+            {"enflame.com/gcu-device-memory", "160"},
+            {"enflame.com/gcu-device-memory-request", "40"},
+            {"enflame.com/gcu-container-devices", R"({"main":[2]})"}};
+  auto main = ResolveContainerCards(a, "main", nullptr);
+  ASSERT_TRUE(main.ok());
+  ASSERT_TRUE(main->has_value());
+  EXPECT_EQ((*main)->limit_units, 40u);
+  EXPECT_EQ((*main)->card_memory_units, 160u);
+  auto sidecar = ResolveContainerCards(a, "sidecar", nullptr);
+  ASSERT_TRUE(sidecar.ok());
+  EXPECT_FALSE(sidecar->has_value());
+}
+
+TEST(CardRequestTest, WholeCards) {
+  json a = {{"enflame.com/gcu-device-id", "2,3"},
+            {"enflame.com/gcu-device-memory-request", "0"}};
+  auto r = ResolveContainerCards(a, "main", nullptr);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ((*r)->cards, (std::vector<uint32_t>{2, 3}));
+  EXPECT_FALSE((*r)->shared);
+  EXPECT_FALSE((*r)->limit_units.has_value());
+}
+
+TEST(CardRequestTest, TwoSharedContainersNeedThePodSpec) {
+  json a = {{"enflame.com/gcu-device-id", "0"},
+            {"enflame.com/gcu-device-memory-request", "6"},
+            {"enflame.com/gcu-container-devices", R"({"a":[0],"b":[0]})"}};
+  auto r = ResolveContainerCards(a, "b", nullptr);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE((*r)->needs_pod);
+  json pod = Pod({Container("a", "enflame.com/gcu-memory", "2"),
+                  Container("b", "enflame.com/gcu-memory", "4")});
+  auto with_pod = ResolveContainerCards(a, "b", &pod);
+  ASSERT_TRUE(with_pod.ok()) << with_pod.status();
+  EXPECT_FALSE((*with_pod)->needs_pod);
+  EXPECT_TRUE((*with_pod)->shared);
+  EXPECT_EQ((*with_pod)->limit_units, 4u);
+}
+
+TEST(CardRequestTest, PodSpecTellsWholeFromShared) {
+  json a = {{"enflame.com/gcu-device-id", "5"},
+            {"enflame.com/gcu-device-memory-request", "16"}};
+  json pod = Pod({Container("main", "enflame.com/gcu-count", "1")});
+  auto r = ResolveContainerCards(a, "main", &pod);
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE((*r)->shared);
+}
+
+TEST(CardRequestTest, PodUnitAnnotation) {
+  json a = {{"enflame.com/gcu-device-id", "0"},
+            {"enflame.com/gcu-memory-unit", "0.1"}};
+  auto r = ResolveContainerCards(a, "main", nullptr);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ((*r)->unit, "0.1");
+}
+
+TEST(CardRequestTest, MalformedAnnotationsAreErrors) {
+  json a = {{"enflame.com/gcu-device-id", "one"}};
+  auto r = ResolveContainerCards(a, "main", nullptr);
+  EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("gcu-device-id"), std::string::npos);
+  json b = {{"enflame.com/gcu-device-id", "1"},
+            {"enflame.com/gcu-container-devices", "{"}};
+  EXPECT_EQ(ResolveContainerCards(b, "main", nullptr).status().code(),
+            StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace gcushare::nri

@@ -1,0 +1,137 @@
+#include "nri-plugin/container_adjuster.h"
+
+#include <spdlog/spdlog.h>
+
+#include "contract/annotations.h"
+#include "nri-plugin/adjustment.h"
+#include "nri-plugin/card_request.h"
+
+namespace gcushare::nri {
+namespace {
+
+nlohmann::json AnnotationsJson(
+    const google::protobuf::Map<std::string, std::string>& map) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [key, value] : map) out[key] = value;
+  return out;
+}
+
+std::string PodName(const api::PodSandbox& pod) {
+  return pod.namespace_() + "/" + pod.name();
+}
+
+}  // namespace
+
+ContainerAdjuster::ContainerAdjuster(DeviceNodes* nodes,
+                                     kube::KubeClient* client,
+                                     NodeInfoCache* node_info,
+                                     AdjusterOptions options)
+    : nodes_(nodes),
+      client_(client),
+      node_info_(node_info),
+      options_(options) {}
+
+StatusOr<nlohmann::json> ContainerAdjuster::ReadPod(
+    const api::PodSandbox& pod) {
+  if (client_ == nullptr) {
+    return FailedPreconditionError(
+        "pod " + PodName(pod) +
+        ": the pod spec is needed and there is no API server access "
+        "(--kubeconfig or in-cluster config)");
+  }
+  StatusOr<nlohmann::json> object =
+      client_->Get(kube::Resource::Pods(), pod.namespace_(), pod.name());
+  if (!object.ok()) return object.status().WithContext("pod " + PodName(pod));
+  const nlohmann::json uid = (*object)["metadata"].value("uid", "");
+  if (!pod.uid().empty() && uid != pod.uid()) {
+    return NotFoundError("pod " + PodName(pod) + " with uid " + pod.uid() +
+                         " is gone from the API server");
+  }
+  return object;
+}
+
+StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
+    const api::CreateContainerRequest& request) {
+  const api::PodSandbox& pod = request.pod();
+  const api::Container& container = request.container();
+  const std::string who =
+      "pod " + PodName(pod) + " container " + container.name();
+  api::CreateContainerResponse response;
+
+  std::optional<nlohmann::json> pod_object;
+  nlohmann::json annotations = AnnotationsJson(pod.annotations());
+  if (pod.annotations().empty() && client_ != nullptr) {
+    GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json object, ReadPod(pod));
+    pod_object = std::move(object);
+    annotations = (*pod_object)["metadata"].value("annotations",
+                                                  nlohmann::json::object());
+  }
+
+  StatusOr<std::optional<ContainerCards>> resolved =
+      ResolveContainerCards(annotations, container.name(),
+                            pod_object.has_value() ? &*pod_object : nullptr);
+  if (!resolved.ok()) return resolved.status().WithContext(who);
+  if (!resolved->has_value()) return response;  // Asked for nothing.
+  if ((*resolved)->needs_pod) {
+    if (!pod_object.has_value()) {
+      StatusOr<nlohmann::json> object = ReadPod(pod);
+      if (!object.ok()) return object.status().WithContext(who);
+      pod_object = std::move(*object);
+    }
+    resolved =
+        ResolveContainerCards(annotations, container.name(), &*pod_object);
+    if (!resolved.ok()) return resolved.status().WithContext(who);
+    if (!resolved->has_value()) return response;
+  }
+  const ContainerCards& cards = **resolved;
+
+  AdjustmentInput input;
+  input.cards = cards;
+  input.card_memory_units = cards.card_memory_units;
+  std::optional<NodeGcuInfo> node;
+  if (node_info_ != nullptr &&
+      (!cards.unit.has_value() || !cards.card_memory_units.has_value())) {
+    StatusOr<NodeGcuInfo> info = node_info_->Get();
+    if (info.ok()) {
+      node = std::move(*info);
+    } else {
+      spdlog::warn("{}: node annotations unavailable, using flags: {}", who,
+                   info.status().ToString());
+    }
+  }
+  input.unit = options_.default_unit;
+  if (cards.unit.has_value()) {
+    StatusOr<contract::MemoryUnit> unit =
+        contract::MemoryUnit::Parse(*cards.unit);
+    if (!unit.ok()) return unit.status().WithContext(who);
+    input.unit = *unit;
+  } else if (node.has_value() && node->unit.has_value()) {
+    input.unit = *node->unit;
+  }
+  if (!input.card_memory_units.has_value() && node.has_value()) {
+    auto it = node->card_memory_units.find(cards.cards.front());
+    if (it != node->card_memory_units.end()) {
+      input.card_memory_units = it->second;
+    }
+  }
+
+  for (uint32_t index : cards.cards) {
+    StatusOr<DeviceNodeInfo> info = nodes_->Stat(CardDevicePath(index));
+    if (!info.ok()) {
+      return Status(info.status().code(),
+                    who + ": card " + std::to_string(index) +
+                        " is assigned but its device node is unusable (" +
+                        info.status().message() +
+                        "); refusing to run the container without its card");
+    }
+    input.nodes.push_back(*info);
+  }
+
+  *response.mutable_adjust() = BuildAdjustment(input, container);
+  spdlog::info("{}: cards {} ({}), unit {}", who,
+               contract::JoinCardList(cards.cards),
+               cards.shared ? "shared" : "whole", input.unit.ToString());
+  return response;
+}
+
+}  // namespace gcushare::nri

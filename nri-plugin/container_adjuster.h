@@ -1,0 +1,64 @@
+// ContainerAdjuster answers NRI's CreateContainer: it finds what the
+// container asked for (card_request.h), gathers the facts that live outside
+// the message (host device nodes, the node's memory unit and card sizes,
+// and the pod object when needed) and builds the adjustment
+// (adjustment.h).
+//
+// Where facts come from, in order:
+//   - assignment: the PodSandbox's annotations (containerd passes the pod's
+//     annotations); only when the sandbox carries no annotations at all is
+//     the pod read from the API server;
+//   - a shared container's own limit: the annotations when it is the pod's
+//     only GCU container, else the pod spec from the API server;
+//   - memory unit: the pod annotation enflame.com/gcu-memory-unit, else the
+//     node annotation of the same name, else the --memory-unit flag;
+//   - card size: the pod annotation gcu-device-memory, else the node's
+//     enflame.com/gcu-devices, else GCUSHARE_MEMORY_TOTAL_MB is left out.
+//
+// Failure (the runtime then fails this container's creation, and kubelet
+// retries): a missing host device node (kNotFound: a container never runs
+// without its card), malformed annotations (kInvalidArgument), a pod spec
+// needed but unreadable (kUnavailable or the API's error). Containers that
+// asked for nothing get an empty response.
+//
+// Ownership: borrows everything. Thread-safety: CreateContainer may run
+// concurrently.
+#ifndef GCUSHARE_NRI_PLUGIN_CONTAINER_ADJUSTER_H_
+#define GCUSHARE_NRI_PLUGIN_CONTAINER_ADJUSTER_H_
+
+#include "contract/memory_unit.h"
+#include "kube/kube_client.h"
+#include "nri-plugin/api/api.pb.h"
+#include "nri-plugin/device_nodes.h"
+#include "nri-plugin/node_info.h"
+#include "status/status.h"
+
+namespace gcushare::nri {
+
+namespace api = ::nri::pkg::api::v1alpha1;
+
+struct AdjusterOptions {
+  contract::MemoryUnit default_unit;  // --memory-unit
+};
+
+class ContainerAdjuster {
+ public:
+  // `client` and `node_info` may be null: no API server access.
+  ContainerAdjuster(DeviceNodes* nodes, kube::KubeClient* client,
+                    NodeInfoCache* node_info, AdjusterOptions options);
+
+  StatusOr<api::CreateContainerResponse> CreateContainer(
+      const api::CreateContainerRequest& request);
+
+ private:
+  StatusOr<nlohmann::json> ReadPod(const api::PodSandbox& pod);
+
+  DeviceNodes* nodes_;
+  kube::KubeClient* client_;
+  NodeInfoCache* node_info_;
+  AdjusterOptions options_;
+};
+
+}  // namespace gcushare::nri
+
+#endif  // GCUSHARE_NRI_PLUGIN_CONTAINER_ADJUSTER_H_

@@ -1,0 +1,141 @@
+// gcushare-nri-plugin: an NRI plugin that gives every container exactly the
+// GCU cards its pod was assigned (DESIGN.md flow step 7). It dials the
+// runtime's NRI socket, registers as "gcushare", and adjusts containers at
+// CreateContainer; it reconnects with backoff whenever the runtime goes
+// away.
+#include <spdlog/spdlog.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "contract/memory_unit.h"
+#include "contract/names.h"
+#include "daemon/daemon.h"
+#include "daemon/seccomp.h"
+#include "kube/cancellation.h"
+#include "kube/clock.h"
+#include "kube/config.h"
+#include "kube/curl_kube_client.h"
+#include "nri-plugin/container_adjuster.h"
+#include "nri-plugin/device_nodes.h"
+#include "nri-plugin/node_info.h"
+#include "nri-plugin/plugin.h"
+#include "nri-plugin/protocol.h"
+
+namespace {
+
+std::string EnvOr(const char* name, const char* fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? value : fallback;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  namespace contract = gcushare::contract;
+  namespace kube = gcushare::kube;
+  namespace plugin_ns = gcushare::nri;
+  using gcushare::Daemon;
+  using gcushare::StatusOr;
+  Daemon daemon(std::string(contract::kNriPluginName),
+                "NRI plugin: at container creation, gives each container "
+                "exactly the GCU cards of its pod's assignment annotations "
+                "(/dev/gcu<index> and the GCUSHARE_* environment), and "
+                "removes any other /dev/gcu<N> from its spec.");
+  plugin_ns::PluginOptions options;
+  int plugin_index = 10;
+  std::string node_name = EnvOr("NODE_NAME", "");
+  std::string kubeconfig;
+  std::string memory_unit = "1";
+  std::string dev_root = "/";
+  int registration_timeout_ms = 5000;
+  CLI::App& app = daemon.app();
+  app.add_option("--nri-socket", options.session.socket_path,
+                 "The runtime's NRI socket (default /var/run/nri/nri.sock).");
+  app.add_option("--plugin-index", plugin_index,
+                 "Plugin index 0-99, sent as two digits; the runtime calls "
+                 "plugins in ascending index order (default 10).")
+      ->check(CLI::Range(0, 99));
+  app.add_option("--plugin-name", options.session.plugin_name,
+                 "Name registered with the runtime (default gcushare).");
+  app.add_option("--node-name", node_name,
+                 "This node's name, for its memory unit and card sizes "
+                 "(node annotations); default $NODE_NAME.");
+  app.add_option("--kubeconfig", kubeconfig,
+                 "kubeconfig file; absent: in-cluster config, and without "
+                 "either the plugin runs on pod annotations and flags alone.");
+  app.add_option("--memory-unit", memory_unit,
+                 std::string("Memory unit when neither the pod nor the node "
+                             "annotation enflame.com/gcu-memory-unit gives "
+                             "one: ") +
+                     std::string(contract::ValidMemoryUnits()) +
+                     " (default 1).");
+  app.add_option("--dev-root", dev_root,
+                 "Directory under which the host's /dev/gcu<N> nodes are "
+                 "read (default /); demos point it at stand-in nodes.");
+  app.add_option("--registration-timeout", registration_timeout_ms,
+                 "Milliseconds to wait for the runtime to accept the "
+                 "registration (default 5000).");
+  if (auto code = daemon.ParseFlags(argc, argv)) return *code;
+  if (auto s = daemon.StartLogging(); !s.ok()) return daemon.Fail(s);
+
+  StatusOr<contract::MemoryUnit> unit =
+      contract::MemoryUnit::Parse(memory_unit);
+  if (!unit.ok())
+    return daemon.Fail(unit.status().WithContext("--memory-unit"));
+  if (!plugin_ns::ValidPluginName(options.session.plugin_name)) {
+    return daemon.Fail(gcushare::InvalidArgumentError(
+        "--plugin-name: must match [A-Za-z0-9_.+-]+"));
+  }
+  char index[3];
+  std::snprintf(index, sizeof(index), "%02d", plugin_index);
+  options.session.plugin_index = index;
+  options.session.registration_timeout =
+      std::chrono::milliseconds(registration_timeout_ms);
+
+  kube::RealClock clock;
+  std::unique_ptr<kube::CurlKubeClient> client;
+  std::unique_ptr<plugin_ns::NodeInfoCache> node_info;
+  StatusOr<kube::ClientConfig> config = kube::ResolveConfig(kubeconfig);
+  if (config.ok()) {
+    kube::KubeClientOptions kube_options;
+    kube_options.clock = &clock;
+    auto created = kube::CurlKubeClient::Create(*config, kube_options);
+    if (!created.ok()) return daemon.Fail(created.status());
+    client = std::move(*created);
+    spdlog::info("API server {} ({})", client->server(), config->source);
+    if (!node_name.empty()) {
+      node_info = std::make_unique<plugin_ns::NodeInfoCache>(client.get(),
+                                                             node_name, &clock);
+    } else {
+      spdlog::warn(
+          "no --node-name: memory unit and card sizes come from pod "
+          "annotations and --memory-unit");
+    }
+  } else if (!kubeconfig.empty()) {
+    return daemon.Fail(config.status());
+  } else {
+    spdlog::warn(
+        "no API server access ({}): using pod annotations and "
+        "--memory-unit={} only",
+        config.status().message(), unit->ToString());
+  }
+
+  plugin_ns::HostDeviceNodes nodes(dev_root == "/" ? "" : dev_root);
+  plugin_ns::ContainerAdjuster adjuster(&nodes, client.get(), node_info.get(),
+                                        plugin_ns::AdjusterOptions{*unit});
+  plugin_ns::NriPlugin plugin(options, &adjuster, &clock);
+
+  if (auto s = daemon.Confine(gcushare::NetworkSyscalls()); !s.ok()) {
+    return daemon.Fail(s);
+  }
+  kube::Cancellation cancel;
+  daemon.shutdown().OnShutdown([&cancel] { cancel.Cancel(); });
+  std::thread runner([&] { plugin.Run(&cancel); });
+  daemon.shutdown().Wait();
+  spdlog::info("shutting down");
+  runner.join();
+  return daemon.Finish();
+}

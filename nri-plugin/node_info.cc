@@ -1,0 +1,69 @@
+#include "nri-plugin/node_info.h"
+
+#include <spdlog/spdlog.h>
+
+#include "contract/annotations.h"
+#include "contract/names.h"
+
+namespace gcushare::nri {
+
+StatusOr<NodeGcuInfo> DecodeNodeGcuInfo(const nlohmann::json& node) {
+  NodeGcuInfo info;
+  const nlohmann::json* annotations = nullptr;
+  if (node.contains("metadata") && node["metadata"].is_object() &&
+      node["metadata"].contains("annotations")) {
+    annotations = &node["metadata"]["annotations"];
+  }
+  if (annotations == nullptr || !annotations->is_object()) return info;
+  auto unit = annotations->find(std::string(contract::kNodeMemoryUnit));
+  if (unit != annotations->end() && unit->is_string()) {
+    StatusOr<contract::MemoryUnit> parsed =
+        contract::MemoryUnit::Parse(unit->get<std::string>());
+    if (!parsed.ok()) {
+      return parsed.status().WithContext(
+          "node annotation " + std::string(contract::kNodeMemoryUnit));
+    }
+    info.unit = *parsed;
+  }
+  auto devices = annotations->find(std::string(contract::kNodeDevices));
+  if (devices != annotations->end() && devices->is_string()) {
+    GCUSHARE_ASSIGN_OR_RETURN(
+        std::vector<contract::NodeCard> cards,
+        contract::DecodeNodeCards(devices->get<std::string>()));
+    for (const contract::NodeCard& c : cards) {
+      info.card_memory_units[c.index] = c.memory_units;
+    }
+  }
+  return info;
+}
+
+NodeInfoCache::NodeInfoCache(kube::KubeClient* client, std::string node_name,
+                             kube::Clock* clock, std::chrono::seconds ttl)
+    : client_(client),
+      node_name_(std::move(node_name)),
+      clock_(clock),
+      ttl_(ttl) {}
+
+StatusOr<NodeGcuInfo> NodeInfoCache::Get() {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto now = clock_->SteadyNow();
+  if (cached_.has_value() && now - fetched_at_ < ttl_) return *cached_;
+  StatusOr<nlohmann::json> node =
+      client_->Get(kube::Resource::Nodes(), "", node_name_);
+  StatusOr<NodeGcuInfo> info = node.ok() ? DecodeNodeGcuInfo(*node)
+                                         : StatusOr<NodeGcuInfo>(node.status());
+  if (!info.ok()) {
+    if (cached_.has_value()) {
+      spdlog::warn("node {}: keeping the last GCU layout: {}", node_name_,
+                   info.status().ToString());
+      fetched_at_ = now;  // Do not retry on every container.
+      return *cached_;
+    }
+    return info.status().WithContext("node " + node_name_);
+  }
+  cached_ = *info;
+  fetched_at_ = now;
+  return *cached_;
+}
+
+}  // namespace gcushare::nri

@@ -1,0 +1,366 @@
+// gcushare-nri-plugin's core (NriPlugin with a fake device table) against
+// the stand-in NRI runtime over a real unix socket, mux and ttrpc: the
+// issue's scenarios end to end.
+#include "nri-plugin/plugin.h"
+
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "contract/annotations.h"
+#include "kube/clock.h"
+#include "nri-plugin/fake_device_nodes.h"
+#include "nri-plugin/mux/frame.h"
+#include "nri-plugin/protocol.h"
+#include "nri-plugin/ttrpc/frame.h"
+#include "testing/files.h"
+#include "tests/peers/nri_runtime/apply.h"
+#include "tests/peers/nri_runtime/fixtures.h"
+#include "tests/peers/nri_runtime/runtime.h"
+
+namespace gcushare::nri {
+namespace {
+
+namespace rt = ::gcushare::nri_runtime;
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+class PluginTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    socket_ = gcushare::testing::MakeTempDir() + "/nri.sock";
+    nodes_.AddCards(8);
+  }
+  void TearDown() override { StopPlugin(); }
+
+  void StartPlugin(milliseconds registration_timeout = milliseconds(5000)) {
+    PluginOptions options;
+    options.session.socket_path = socket_;
+    options.session.registration_timeout = registration_timeout;
+    options.backoff = {milliseconds(10), milliseconds(200), 2.0, 0.0};
+    plugin_ = std::make_unique<NriPlugin>(options, &adjuster_, &clock_);
+    runner_ = std::thread([this] { plugin_->Run(&cancel_); });
+  }
+  void StopPlugin() {
+    cancel_.Cancel();
+    if (runner_.joinable()) runner_.join();
+  }
+  std::unique_ptr<rt::NriRuntime> Runtime(
+      rt::NriVersion version = rt::NriVersion::kV0_4) {
+    rt::RuntimeOptions options;
+    options.socket_path = socket_;
+    options.version = version;
+    auto runtime = rt::NriRuntime::Listen(options);
+    EXPECT_TRUE(runtime.ok()) << runtime.status();
+    return std::move(*runtime);
+  }
+
+  std::string socket_;
+  FakeDeviceNodes nodes_;
+  ContainerAdjuster adjuster_{&nodes_, nullptr, nullptr, {}};
+  kube::RealClock clock_;
+  kube::Cancellation cancel_;
+  std::unique_ptr<NriPlugin> plugin_;
+  std::thread runner_;
+};
+
+// A pod assigned `card` by the extender, with one container "main".
+api::PodSandbox AssignedPod(int i, uint32_t card) {
+  contract::CardAssignment a;
+  a.cards = {card};
+  a.card_memory_units = 16;
+  a.request_units = 4;
+  a.container_cards["main"] = {card};
+  return rt::MakePodSandbox("default", "gcu-pod-" + std::to_string(i), i,
+                            contract::EncodeAssignment(a));
+}
+
+std::set<std::string> GcuDevices(const api::Container& c) {
+  std::set<std::string> out;
+  for (const auto& d : c.linux().devices()) {
+    if (d.path().rfind("/dev/gcu", 0) == 0) out.insert(d.path());
+  }
+  return out;
+}
+
+std::string EnvValue(const api::Container& c, const std::string& key) {
+  for (const std::string& e : c.env()) {
+    if (e.rfind(key + "=", 0) == 0) return e.substr(key.size() + 1);
+  }
+  return "<unset>";
+}
+
+TEST_F(PluginTest, RegistersConfiguresAndSynchronizes) {
+  for (auto version :
+       {rt::NriVersion::kV0_4, rt::NriVersion::kV0_8, rt::NriVersion::kV0_12}) {
+    auto runtime = Runtime(version);
+    if (!plugin_) StartPlugin();
+    rt::SyncState state;
+    state.pods.push_back(AssignedPod(1, 1));
+    state.containers.push_back(rt::MakeContainer(state.pods[0], "main"));
+    auto conn = runtime->AcceptPlugin(seconds(30), state);
+    ASSERT_TRUE(conn.ok()) << conn.status();
+    EXPECT_EQ((*conn)->plugin_name(), "gcushare");
+    EXPECT_EQ((*conn)->plugin_index(), "10");
+    EXPECT_EQ((*conn)->events(), 0x8);  // CREATE_CONTAINER only.
+    api::PodSandbox pod = AssignedPod(2, 3);
+    auto r = (*conn)->CreateContainer(pod, rt::MakeContainer(pod, "main"));
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->adjust().linux().devices(0).path(), "/dev/gcu3");
+    // Lifecycle events we did not subscribe to are not sent.
+    std::string via;
+    ASSERT_TRUE(
+        (*conn)->SendEvent(api::START_CONTAINER, pod, nullptr, &via).ok());
+    EXPECT_EQ(via, "");
+    conn->reset();
+    runtime.reset();
+  }
+}
+
+TEST_F(PluginTest, SixtyFourIdenticalPodsAtOnce) {
+  auto runtime = Runtime();
+  StartPlugin();
+  auto conn = runtime->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  constexpr int kPods = 64;
+  std::vector<api::Container> results(kPods);
+  std::vector<Status> errors(kPods);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kPods; ++i) {
+    threads.emplace_back([&, i] {
+      uint32_t card = i % 8;
+      api::PodSandbox pod = AssignedPod(i, card);
+      // Identical pods: the device plugin's Allocate may have guessed
+      // another pod's card, so CDI injected the wrong node.
+      uint32_t wrong = (card + 3) % 8;
+      api::Container c = rt::MakeContainer(
+          pod, "main",
+          {rt::CharDevice("/dev/gcu" + std::to_string(wrong), 238, wrong)});
+      auto r = (*conn)->CreateContainer(pod, c);
+      if (!r.ok()) {
+        errors[i] = r.status();
+        return;
+      }
+      results[i] = rt::ApplyAdjustment(c, r->adjust());
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (int i = 0; i < kPods; ++i) {
+    ASSERT_TRUE(errors[i].ok()) << i << ": " << errors[i];
+    const std::string own = "/dev/gcu" + std::to_string(i % 8);
+    EXPECT_EQ(GcuDevices(results[i]), std::set<std::string>{own}) << i;
+    EXPECT_EQ(EnvValue(results[i], "ENFLAME_VISIBLE_DEVICES"),
+              std::to_string(i % 8));
+    EXPECT_EQ(EnvValue(results[i], "GCUSHARE_MEMORY_LIMIT_MB"), "4096");
+    EXPECT_EQ(EnvValue(results[i], "GCUSHARE_MEMORY_TOTAL_MB"), "16384");
+    EXPECT_EQ(EnvValue(results[i], "GCUSHARE_MEMORY_UNIT"), "1");
+    const api::LinuxDevice& d =
+        results[i].linux().devices(results[i].linux().devices_size() - 1);
+    EXPECT_EQ(d.minor(), i % 8);
+  }
+}
+
+TEST_F(PluginTest, StaleCdiInjectionEndsWithOnlyTheAssignedCard) {
+  auto runtime = Runtime();
+  StartPlugin();
+  auto conn = runtime->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  api::PodSandbox pod = AssignedPod(1, 2);
+  api::Container c = rt::MakeContainer(
+      pod, "main",
+      {rt::CharDevice("/dev/gcu5", 238, 5), rt::CharDevice("/dev/gcu2", 238, 2),
+       rt::CharDevice("/dev/gcuctl", 238, 255),
+       rt::CharDevice("/dev/fuse", 10, 229)});
+  auto r = (*conn)->CreateContainer(pod, c);
+  ASSERT_TRUE(r.ok()) << r.status();
+  api::Container out = rt::ApplyAdjustment(c, r->adjust());
+  EXPECT_EQ(GcuDevices(out),
+            (std::set<std::string>{"/dev/gcu2", "/dev/gcuctl"}));
+  bool fuse = false;
+  for (const auto& d : out.linux().devices()) fuse |= d.path() == "/dev/fuse";
+  EXPECT_TRUE(fuse);
+}
+
+TEST_F(PluginTest, ContainersThatAskedForNothingAreUntouched) {
+  auto runtime = Runtime();
+  StartPlugin();
+  auto conn = runtime->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  api::PodSandbox pod = rt::MakePodSandbox("default", "plain", 5);
+  api::Container c =
+      rt::MakeContainer(pod, "main", {rt::CharDevice("/dev/gcu4", 238, 4)});
+  auto r = (*conn)->CreateContainer(pod, c);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->ByteSizeLong(), 0u);
+  // A sidecar of an assigned pod that is not in gcu-container-devices.
+  api::PodSandbox assigned = AssignedPod(6, 1);
+  auto sidecar =
+      (*conn)->CreateContainer(assigned, rt::MakeContainer(assigned, "log"));
+  ASSERT_TRUE(sidecar.ok());
+  EXPECT_FALSE(sidecar->has_adjust());
+}
+
+TEST_F(PluginTest, MissingDeviceNodeFailsThatContainerOnly) {
+  nodes_.Remove("/dev/gcu7");
+  auto runtime = Runtime();
+  StartPlugin();
+  auto conn = runtime->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  api::PodSandbox pod = AssignedPod(1, 7);
+  auto r = (*conn)->CreateContainer(pod, rt::MakeContainer(pod, "main"));
+  EXPECT_EQ(r.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(r.status().message().find("/dev/gcu7"), std::string::npos);
+  EXPECT_NE(r.status().message().find("refusing to run the container"),
+            std::string::npos);
+  api::PodSandbox other = AssignedPod(2, 6);
+  EXPECT_TRUE(
+      (*conn)->CreateContainer(other, rt::MakeContainer(other, "main")).ok());
+  EXPECT_FALSE((*conn)->closed());
+}
+
+TEST_F(PluginTest, GarbageMethodPayloadIsAnsweredNotFatal) {
+  auto runtime = Runtime();
+  StartPlugin();
+  auto conn = runtime->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  // A valid ttrpc envelope whose CreateContainer payload is not protobuf:
+  // answered InvalidArgument, like Go ttrpc; the connection stays.
+  auto r = (*conn)->CallRaw("CreateContainer", "\xff\xff\xff\xff");
+  EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_FALSE((*conn)->closed());
+  api::PodSandbox pod = AssignedPod(1, 1);
+  EXPECT_TRUE(
+      (*conn)->CreateContainer(pod, rt::MakeContainer(pod, "main")).ok());
+  EXPECT_TRUE(plugin_->WaitForRegistrations(1, seconds(10)));
+  EXPECT_EQ(plugin_->registrations(), 1);
+}
+
+struct BadInput {
+  const char* name;
+  uint32_t conn;
+  std::string bytes;
+};
+
+TEST_F(PluginTest, BadFramesDropTheConnectionAndThePluginComesBack) {
+  std::string oversized =
+      ttrpc::EncodeFrameHeader({ttrpc::kMaxMessageLength + 1, 1001, 1, 0});
+  std::string garbage =
+      *ttrpc::EncodeFrame(1001, ttrpc::FrameType::kRequest, 0, "\xff\xff\xff");
+  std::string not_a_request =
+      *ttrpc::EncodeFrame(1001, ttrpc::FrameType::kResponse, 0, "");
+  std::vector<BadInput> inputs = {
+      {"length over the maximum", mux::kPluginServiceConn, oversized},
+      {"unknown connection id", 9, "hello"},
+      {"garbage protobuf", mux::kPluginServiceConn, garbage},
+      {"response frame sent to the server", mux::kPluginServiceConn,
+       not_a_request},
+  };
+  auto runtime = Runtime();
+  StartPlugin();
+  int registrations = 0;
+  for (const BadInput& input : inputs) {
+    SCOPED_TRACE(input.name);
+    auto conn = runtime->AcceptPlugin(seconds(30));
+    ASSERT_TRUE(conn.ok()) << conn.status();
+    ++registrations;
+    // The runtime sends Configure without waiting for its RegisterPlugin
+    // answer to leave (as upstream does): wait until the plugin has it, so
+    // that the bad bytes cannot overtake it.
+    ASSERT_TRUE(plugin_->WaitForRegistrations(registrations, seconds(30)));
+    ASSERT_TRUE((*conn)->WriteRaw(input.conn, input.bytes).ok());
+    EXPECT_TRUE((*conn)->WaitClosed(seconds(30)));
+  }
+  // Truncated: half a frame, then the runtime's end goes away.
+  {
+    auto conn = runtime->AcceptPlugin(seconds(30));
+    ASSERT_TRUE(conn.ok()) << conn.status();
+    ++registrations;
+    ASSERT_TRUE(plugin_->WaitForRegistrations(registrations, seconds(30)));
+    std::string frame = *ttrpc::EncodeFrame(1001, ttrpc::FrameType::kRequest, 0,
+                                            std::string(100, 'x'));
+    ASSERT_TRUE(
+        (*conn)->WriteRaw(mux::kPluginServiceConn, frame.substr(0, 30)).ok());
+    (*conn)->Close();
+  }
+  // Truncated at the mux level, on a raw connection: 5 bytes of a header.
+  {
+    auto raw = runtime->AcceptRaw(seconds(30));
+    ASSERT_TRUE(raw.ok());
+    pollfd p{raw->get(), POLLIN, 0};
+    ASSERT_EQ(::poll(&p, 1, 30000), 1);  // RegisterPlugin arrives.
+    char buf[512];
+    ASSERT_GT(::read(raw->get(), buf, sizeof(buf)), 0);
+    ASSERT_EQ(::write(raw->get(), "\0\0\0\x01\0", 5), 5);
+  }
+  auto conn = runtime->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  ++registrations;
+  // The plugin counts a registration when RegisterPlugin's answer reaches
+  // it, which may be after the runtime finished the handshake.
+  EXPECT_TRUE(plugin_->WaitForRegistrations(registrations, seconds(10)));
+  EXPECT_EQ(plugin_->registrations(), registrations);
+  api::PodSandbox pod = AssignedPod(1, 1);
+  EXPECT_TRUE(
+      (*conn)->CreateContainer(pod, rt::MakeContainer(pod, "main")).ok());
+}
+
+TEST_F(PluginTest, SilentRuntimeDoesNotHangThePlugin) {
+  auto runtime = Runtime();
+  StartPlugin(milliseconds(200));
+  {
+    // Accepts, never answers RegisterPlugin: the plugin gives up and redials.
+    auto raw = runtime->AcceptRaw(seconds(30));
+    ASSERT_TRUE(raw.ok());
+    auto second = runtime->AcceptRaw(seconds(30));
+    ASSERT_TRUE(second.ok()) << second.status();
+  }
+  auto conn = runtime->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(conn.ok()) << conn.status();
+}
+
+TEST_F(PluginTest, RuntimeRestartThePluginRegistersAgain) {
+  StartPlugin();  // Before the runtime exists: it keeps retrying.
+  auto runtime = Runtime();
+  auto conn = runtime->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  ASSERT_TRUE(plugin_->WaitForRegistrations(1, seconds(10)));
+  conn->reset();
+  runtime.reset();  // containerd stops: socket closed and removed.
+
+  auto restarted = Runtime(rt::NriVersion::kV0_12);
+  auto again = restarted->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_TRUE(plugin_->WaitForRegistrations(2, seconds(10)));
+  api::PodSandbox pod = AssignedPod(3, 4);
+  auto r = (*again)->CreateContainer(pod, rt::MakeContainer(pod, "main"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->adjust().linux().devices(0).path(), "/dev/gcu4");
+}
+
+TEST_F(PluginTest, ShutdownEndsTheSessionAndThePluginReconnects) {
+  auto runtime = Runtime();
+  StartPlugin();
+  auto conn = runtime->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  EXPECT_TRUE((*conn)->Shutdown().ok());
+  EXPECT_TRUE((*conn)->WaitClosed(seconds(30)));
+  auto again = runtime->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(again.ok()) << again.status();
+}
+
+TEST_F(PluginTest, StopsPromptlyWhileConnected) {
+  auto runtime = Runtime();
+  StartPlugin();
+  auto conn = runtime->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(conn.ok());
+  StopPlugin();
+  EXPECT_TRUE((*conn)->WaitClosed(seconds(10)));
+}
+
+}  // namespace
+}  // namespace gcushare::nri

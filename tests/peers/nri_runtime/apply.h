@@ -1,0 +1,36 @@
+// How the runtime applies a plugin's ContainerAdjustment to the container
+// being created (NRI's generate step, PROTOCOLS.md 4.4 removal markers):
+//   env       KEY=VALUE replaces or appends; "-KEY" removes
+//   devices   a path replaces any device at that path and adds a cgroup
+//             rule allowing it (rwm); "-<path>" removes the device
+//   mounts    by destination; "-<destination>" removes
+//   annotations  "-<key>" removes
+//   args      replace the arguments (a leading "" is dropped)
+//   CDI_devices  recorded in the container's CDI_devices
+// and renders the result as an OCI runtime spec fragment (JSON) that the
+// stand-in runtime prints.
+//
+// Pure functions; thread-compatible.
+#ifndef GCUSHARE_TESTS_PEERS_NRI_RUNTIME_APPLY_H_
+#define GCUSHARE_TESTS_PEERS_NRI_RUNTIME_APPLY_H_
+
+#include <nlohmann/json.hpp>
+
+#include "nri-plugin/api/api.pb.h"
+
+namespace gcushare::nri_runtime {
+
+namespace api = ::nri::pkg::api::v1alpha1;
+
+api::Container ApplyAdjustment(const api::Container& container,
+                               const api::ContainerAdjustment& adjust);
+
+// {"annotations":{...},"process":{"args":[...],"env":[...]},
+//  "mounts":[...],"linux":{"devices":[{"path","type","major","minor",
+//  "fileMode"}],"resources":{"devices":[{"allow","type","major","minor",
+//  "access"}]}}}
+nlohmann::ordered_json ContainerSpecJson(const api::Container& container);
+
+}  // namespace gcushare::nri_runtime
+
+#endif  // GCUSHARE_TESTS_PEERS_NRI_RUNTIME_APPLY_H_
