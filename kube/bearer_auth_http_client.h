@@ -1,7 +1,8 @@
 // An HttpClient decorator that adds "Authorization: Bearer <token>" from a
 // TokenSource to every request. After a 401 it asks the source to re-read
-// the token (a rotated service account token) and, when the token changed,
-// sends the request once more.
+// the token (a rotated service account token) and, when the token now
+// differs from the one the request carried (re-read by this call or by a
+// concurrent one), sends the request once more.
 //
 // Failure: a TokenSource error is returned as the result's status
 // (kUnauthenticated or the file error) without sending.
@@ -23,7 +24,10 @@ class BearerAuthHttpClient : public HttpClient {
   HttpResult Send(const HttpRequest& request) override;
 
  private:
-  HttpResult SendWithToken(const HttpRequest& request);
+  // Sends with the current token, which it stores in `used`.
+  HttpResult SendWithToken(const HttpRequest& request, std::string* used);
+  // True when the source's token is no longer `used` (re-read meanwhile).
+  bool TokenDiffersFrom(const std::string& used);
 
   HttpClient* const inner_;
   TokenSource* const tokens_;

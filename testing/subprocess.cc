@@ -203,9 +203,19 @@ StatusOr<ProcessResult> ChildProcess::Wait(std::chrono::milliseconds timeout) {
 }
 
 std::string RunfilePath(std::string_view workspace_relative) {
-  const char* srcdir = std::getenv("TEST_SRCDIR");
+  // Tests: TEST_SRCDIR. Programs started by `bazel run` or by hand: the
+  // runfiles tree beside the executable (RUNFILES_DIR when set).
+  std::string base;
+  if (const char* srcdir = std::getenv("TEST_SRCDIR")) {
+    base = srcdir;
+  } else if (const char* runfiles = std::getenv("RUNFILES_DIR")) {
+    base = runfiles;
+  } else {
+    char exe[4096];
+    ssize_t n = ::readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    base = n > 0 ? std::string(exe, n) + ".runfiles" : ".";
+  }
   const char* workspace = std::getenv("TEST_WORKSPACE");
-  std::string base = srcdir ? srcdir : ".";
   base += "/";
   base += workspace ? workspace : "gcushare";
   base += "/";

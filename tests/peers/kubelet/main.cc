@@ -8,7 +8,9 @@
 // <n> healthy <h>" on every ListAndWatch message, and with --apiserver,
 // "allocated <ns>/<pod> <container> ..." after calling Allocate (one
 // container per call, init containers first, like kubelet) for each Pending
-// pod bound to --node-name that asks for enflame.com/gcu-memory. SIGHUP
+// pod bound to --node-name that asks for enflame.com/gcu-memory; it also
+// patches the node's status capacity and allocatable with the device counts
+// ("node capacity {...}"), as kubelet does. SIGHUP
 // simulates a kubelet restart (sockets deleted, kubelet.sock recreated);
 // SIGTERM stops it.
 #include <signal.h>
@@ -85,6 +87,15 @@ void AllocatePods(StandInKubelet& kubelet, gcushare::kube::KubeClient& client,
         gcushare::kube::StringAt(pod, {"status", "phase"}) != "Pending") {
       continue;
     }
+    // kubelet remembers its allocations in a checkpoint file across
+    // restarts; here the device plugin's "assigned" annotation stands in for
+    // it, so a restarted stand-in never allocates a pod twice.
+    if (gcushare::kube::StringAt(pod, {"metadata", "annotations",
+                                       gcushare::contract::kPodAssigned}) ==
+        "true") {
+      handled.insert(uid);
+      continue;
+    }
     auto request = gcushare::contract::ComputePodRequest(pod);
     if (!request.ok() || request->memory_units == 0) continue;
     handled.insert(uid);
@@ -110,6 +121,33 @@ void AllocatePods(StandInKubelet& kubelet, gcushare::kube::KubeClient& client,
       Say(line);
     }
   }
+}
+
+// Like kubelet's node status sync: capacity = every device of a registered
+// resource, allocatable = the healthy ones. Patched when the lists change.
+void PublishCapacity(StandInKubelet& kubelet,
+                     gcushare::kube::KubeClient& client,
+                     const std::string& node, std::string& published) {
+  KubeletView view = kubelet.View();
+  nlohmann::json capacity = nlohmann::json::object();
+  nlohmann::json allocatable = nlohmann::json::object();
+  for (const auto& [name, resource] : view.resources) {
+    capacity[name] = std::to_string(resource.devices.size());
+    allocatable[name] = std::to_string(resource.Healthy());
+  }
+  nlohmann::json patch = {
+      {"status", {{"capacity", capacity}, {"allocatable", allocatable}}}};
+  if (capacity.empty() || patch.dump() == published) return;
+  auto patched =
+      client.Patch(gcushare::kube::Resource::Nodes(), "", node,
+                   gcushare::kube::PatchType::kMerge, patch, "status");
+  if (!patched.ok()) {
+    spdlog::warn("patching node {} status: {}", node,
+                 patched.status().message());
+    return;
+  }
+  published = patch.dump();
+  Say("node capacity " + capacity.dump());
 }
 
 }  // namespace
@@ -176,9 +214,13 @@ int main(int argc, char** argv) {
     }
   });
   std::set<std::string> handled;
+  std::string published;  // The last node status patch that was accepted.
   while (!daemon.shutdown().WaitFor(
       std::chrono::milliseconds(static_cast<int64_t>(poll_seconds * 1000)))) {
-    if (client) AllocatePods(kubelet, *client, node, handled);
+    if (client) {
+      PublishCapacity(kubelet, *client, node, published);
+      AllocatePods(kubelet, *client, node, handled);
+    }
   }
   done = true;
   reporter.join();
