@@ -56,7 +56,7 @@ class ShutdownSignal {
   std::condition_variable cv_;
   bool requested_ = false;
   bool callbacks_done_ = false;  // Set after the request's callbacks ran.
-  bool stopping_ = false;  // Destructor is waking the waiter thread.
+  bool stopping_ = false;        // Destructor is waking the waiter thread.
   int signo_ = 0;
   std::vector<std::function<void()>> callbacks_;
   std::thread waiter_;
