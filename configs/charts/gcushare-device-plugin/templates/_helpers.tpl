@@ -1,0 +1,25 @@
+{{/* Labels every object of this chart carries. */}}
+{{- define "gcushare.labels" -}}
+app.kubernetes.io/part-of: gcushare
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+{{- end -}}
+
+{{/* The image reference. */}}
+{{- define "gcushare.image" -}}
+{{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
+{{- end -}}
+
+{{/* memoryUnit as the flag expects it ("1", "0.1", ...), whether the value
+was given as a string or a number. */}}
+{{- define "gcushare.memoryUnit" -}}
+{{ .Values.memoryUnit | toString }}
+{{- end -}}
+
+{{/* The node selector of the node agents: the sharing label, always. */}}
+{{- define "gcushare.nodeSelector" -}}
+{{- $selector := merge (dict) (.Values.nodeSelector | default (dict)) -}}
+{{- $_ := set $selector "enflame.com/gcushare" "true" -}}
+{{ toYaml $selector }}
+{{- end -}}

@@ -1,0 +1,237 @@
+// The gcushare-scheduler-extender chart, rendered by the real helm 3.17:
+// lint, default and non-default values, the Service on 32766, the extender
+// and config-manager workloads, and least-privilege RBAC.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/helm/helm_runner.h"
+#include "tests/helm/rbac.h"
+
+namespace gcushare::testing {
+namespace {
+
+using ::testing::Contains;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::Not;
+
+constexpr char kChart[] = "gcushare-scheduler-extender";
+
+class SchedulerExtenderChartTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_FALSE(HelmPath().empty()) << HelmMissingMessage();
+  }
+
+  std::vector<YAML::Node> Render(const std::vector<std::string>& args = {}) {
+    auto objects = RenderChart(kChart, args);
+    EXPECT_TRUE(objects.ok()) << objects.status().ToString();
+    return objects.ok() ? *objects : std::vector<YAML::Node>{};
+  }
+};
+
+TEST_F(SchedulerExtenderChartTest, LintIsClean) {
+  auto result = RunHelm({"lint", "--strict", ChartPath(kChart)});
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_EQ(result->exit_code, 0) << result->out << result->err;
+  EXPECT_THAT(result->out, HasSubstr("1 chart(s) linted, 0 chart(s) failed"));
+  EXPECT_THAT(result->out, Not(HasSubstr("[WARNING]")));
+  EXPECT_THAT(result->out, Not(HasSubstr("[ERROR]")));
+}
+
+TEST_F(SchedulerExtenderChartTest, ServiceReachesTheExtenderOn32766) {
+  auto objects = Render();
+  YAML::Node svc =
+      FindObject(objects, "Service", "gcushare-scheduler-extender");
+  ASSERT_TRUE(svc.IsMap());
+  EXPECT_EQ(svc["metadata"]["namespace"].as<std::string>(""), kTestNamespace);
+  ASSERT_EQ(svc["spec"]["ports"].size(), 1u);
+  const YAML::Node port = svc["spec"]["ports"][0];
+  EXPECT_EQ(port["port"].as<int>(0), 32766);
+  EXPECT_EQ(port["targetPort"].as<std::string>(""), "http");
+
+  YAML::Node deploy =
+      FindObject(objects, "Deployment", "gcushare-scheduler-extender");
+  ASSERT_TRUE(deploy.IsMap());
+  // The Service's selector picks the Deployment's pods ...
+  const YAML::Node labels = deploy["spec"]["template"]["metadata"]["labels"];
+  for (const auto& kv : svc["spec"]["selector"]) {
+    EXPECT_EQ(labels[kv.first.as<std::string>()].as<std::string>(""),
+              kv.second.as<std::string>());
+  }
+  // ... and its named target port is the container's 32766.
+  YAML::Node c = FindContainer(deploy, "scheduler-extender");
+  ASSERT_TRUE(c.IsMap());
+  ASSERT_EQ(c["ports"].size(), 1u);
+  EXPECT_EQ(c["ports"][0]["name"].as<std::string>(""), "http");
+  EXPECT_EQ(c["ports"][0]["containerPort"].as<int>(0), 32766);
+}
+
+TEST_F(SchedulerExtenderChartTest, DefaultExtenderDeployment) {
+  auto objects = Render();
+  YAML::Node deploy =
+      FindObject(objects, "Deployment", "gcushare-scheduler-extender");
+  ASSERT_TRUE(deploy.IsMap());
+  EXPECT_EQ(deploy["spec"]["replicas"].as<int>(0), 1);
+  EXPECT_EQ(deploy["spec"]["strategy"]["type"].as<std::string>(""), "Recreate");
+  EXPECT_EQ(
+      deploy["spec"]["template"]["spec"]["serviceAccountName"].as<std::string>(
+          ""),
+      "gcushare-scheduler-extender");
+  YAML::Node c = FindContainer(deploy, "scheduler-extender");
+  EXPECT_EQ(Strings(c["command"]),
+            std::vector<std::string>{"/usr/bin/gcushare-scheduler-extender"});
+  std::vector<std::string> args = Strings(c["args"]);
+  EXPECT_THAT(args, Contains("--port=32766"));
+  EXPECT_THAT(args, Contains("--policy=binpack"));
+  EXPECT_THAT(args, Contains("--log-dir=/var/log/topscloud/gcushare"));
+  EXPECT_EQ(c["readinessProbe"]["httpGet"]["path"].as<std::string>(""),
+            "/gcushare-scheduler/healthz");
+  EXPECT_EQ(c["livenessProbe"]["httpGet"]["path"].as<std::string>(""),
+            "/gcushare-scheduler/version");
+  EXPECT_EQ(HostPathMountedAt(deploy, c, "/var/log/topscloud/gcushare"),
+            "/var/log/topscloud/gcushare");
+}
+
+TEST_F(SchedulerExtenderChartTest, DefaultConfigManagerDaemonSet) {
+  auto objects = Render();
+  YAML::Node ds = FindObject(objects, "DaemonSet", "gcushare-config-manager");
+  ASSERT_TRUE(ds.IsMap());
+  const YAML::Node pod = ds["spec"]["template"]["spec"];
+  EXPECT_TRUE(pod["nodeSelector"]["node-role.kubernetes.io/control-plane"]);
+  std::vector<std::string> tolerated;
+  for (const YAML::Node& t : pod["tolerations"]) {
+    tolerated.push_back(t["key"].as<std::string>(""));
+  }
+  EXPECT_THAT(tolerated, Contains("node-role.kubernetes.io/control-plane"));
+  EXPECT_EQ(pod["serviceAccountName"].as<std::string>(""),
+            "gcushare-config-manager");
+  YAML::Node c = FindContainer(ds, "config-manager");
+  ASSERT_TRUE(c.IsMap());
+  std::vector<std::string> args = Strings(c["args"]);
+  ASSERT_FALSE(args.empty());
+  EXPECT_EQ(args[0], "run");
+  EXPECT_THAT(
+      args,
+      Contains("--manifest=/etc/kubernetes/manifests/kube-scheduler.yaml"));
+  EXPECT_THAT(args, Contains("--state-dir=/etc/kubernetes/gcushare"));
+  EXPECT_THAT(args, Contains(std::string("--extender-service=") +
+                             kTestNamespace + "/gcushare-scheduler-extender"));
+  EXPECT_THAT(args, Contains("--restore-on-exit=true"));
+  EXPECT_EQ(HostPathMountedAt(ds, c, "/etc/kubernetes"), "/etc/kubernetes");
+  EXPECT_EQ(HostPathMountedAt(ds, c, "/var/log/topscloud/gcushare"),
+            "/var/log/topscloud/gcushare");
+}
+
+TEST_F(SchedulerExtenderChartTest, RbacIsLeastPrivilege) {
+  auto objects = Render();
+  YAML::Node role =
+      FindObject(objects, "ClusterRole", "gcushare-scheduler-extender");
+  ASSERT_TRUE(role.IsMap());
+  EXPECT_EQ(RolePermissions(role),
+            (Permissions{{"/pods", {"get", "list", "watch", "patch"}},
+                         {"/pods/binding", {"create"}},
+                         {"/nodes", {"get", "list", "watch"}},
+                         {"/events", {"create", "patch"}}}));
+  const std::string ns = kTestNamespace;
+  EXPECT_EQ(SubjectsBoundTo(objects, "ClusterRoleBinding",
+                            "gcushare-scheduler-extender"),
+            std::set<std::string>{ns + "/gcushare-scheduler-extender"});
+
+  // The config manager reads one Service, by name, in its namespace.
+  EXPECT_EQ(ObjectsOfKind(objects, "ClusterRole").size(), 1u);
+  YAML::Node cm = FindObject(objects, "Role", "gcushare-config-manager");
+  ASSERT_TRUE(cm.IsMap());
+  EXPECT_EQ(cm["metadata"]["namespace"].as<std::string>(""), kTestNamespace);
+  EXPECT_EQ(RolePermissions(cm), (Permissions{{"/services", {"get"}}}));
+  EXPECT_EQ(Strings(cm["rules"][0]["resourceNames"]),
+            std::vector<std::string>{"gcushare-scheduler-extender"});
+  EXPECT_EQ(SubjectsBoundTo(objects, "RoleBinding", "gcushare-config-manager"),
+            std::set<std::string>{ns + "/gcushare-config-manager"});
+}
+
+TEST_F(SchedulerExtenderChartTest, NonDefaultValues) {
+  auto objects =
+      Render({"--set", "extender.policy=spread", "--set",
+              "logDir=/data/gcu-logs", "--set", "extender.serviceName=gcu-ext",
+              "--set", "configManager.kubernetesVersion=1.23", "--set",
+              "configManager.kubernetesDir=/srv/k8s", "--set",
+              "configManager.restoreOnExit=false", "--set",
+              "extender.tolerations[0].key=dedicated", "--set",
+              "extender.tolerations[0].operator=Exists", "--set",
+              "extender.resources.limits.memory=2Gi"});
+  YAML::Node deploy =
+      FindObject(objects, "Deployment", "gcushare-scheduler-extender");
+  ASSERT_TRUE(deploy.IsMap());
+  YAML::Node c = FindContainer(deploy, "scheduler-extender");
+  EXPECT_THAT(Strings(c["args"]), Contains("--policy=spread"));
+  EXPECT_THAT(Strings(c["args"]), Contains("--log-dir=/data/gcu-logs"));
+  EXPECT_EQ(c["resources"]["limits"]["memory"].as<std::string>(""), "2Gi");
+  EXPECT_EQ(deploy["spec"]["template"]["spec"]["tolerations"][0]["key"]
+                .as<std::string>(""),
+            "dedicated");
+  EXPECT_TRUE(FindObject(objects, "Service", "gcu-ext").IsMap());
+  YAML::Node ds = FindObject(objects, "DaemonSet", "gcushare-config-manager");
+  YAML::Node m = FindContainer(ds, "config-manager");
+  std::vector<std::string> args = Strings(m["args"]);
+  EXPECT_THAT(args, Contains("--kubernetes-version=1.23"));
+  EXPECT_THAT(args,
+              Contains("--manifest=/srv/k8s/manifests/kube-scheduler.yaml"));
+  EXPECT_THAT(args, Contains(std::string("--extender-service=") +
+                             kTestNamespace + "/gcu-ext"));
+  EXPECT_THAT(args, Contains("--restore-on-exit=false"));
+  EXPECT_EQ(HostPathMountedAt(ds, m, "/srv/k8s"), "/srv/k8s");
+  YAML::Node role = FindObject(objects, "Role", "gcushare-config-manager");
+  EXPECT_EQ(Strings(role["rules"][0]["resourceNames"]),
+            std::vector<std::string>{"gcu-ext"});
+}
+
+TEST_F(SchedulerExtenderChartTest, ExplicitExtenderUrlNeedsNoRbac) {
+  auto objects = Render(
+      {"--set",
+       "configManager.extenderURL=http://10.96.0.50:32766/gcushare-scheduler"});
+  YAML::Node ds = FindObject(objects, "DaemonSet", "gcushare-config-manager");
+  std::vector<std::string> args =
+      Strings(FindContainer(ds, "config-manager")["args"]);
+  EXPECT_THAT(
+      args,
+      Contains("--extender-url=http://10.96.0.50:32766/gcushare-scheduler"));
+  EXPECT_FALSE(FindObject(objects, "Role", "gcushare-config-manager").IsMap());
+  EXPECT_THAT(ObjectsOfKind(objects, "RoleBinding"), IsEmpty());
+}
+
+TEST_F(SchedulerExtenderChartTest, ConfigManagerCanBeTurnedOff) {
+  auto objects = Render({"--set", "configManager.enabled=false"});
+  EXPECT_TRUE(
+      FindObject(objects, "Deployment", "gcushare-scheduler-extender").IsMap());
+  EXPECT_FALSE(
+      FindObject(objects, "DaemonSet", "gcushare-config-manager").IsMap());
+  EXPECT_FALSE(
+      FindObject(objects, "ServiceAccount", "gcushare-config-manager").IsMap());
+  EXPECT_THAT(ObjectsOfKind(objects, "Role"), IsEmpty());
+}
+
+TEST_F(SchedulerExtenderChartTest, SchemaRejectsBadValues) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"extender.policy=random", "policy"},
+      {"extender.httpThreads=1", "httpThreads"},
+      {"configManager.kubernetesVersion=latest", "kubernetesVersion"},
+      {"configManager.extenderURL=ftp://x", "extenderURL"},
+      {"extender.serviceName=Bad_Name", "serviceName"},
+      {"logLevel=chatty", "logLevel"},
+  };
+  for (const auto& [set, field] : cases) {
+    auto result =
+        RunHelm({"template", "gcushare", ChartPath(kChart), "--set", set});
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+    EXPECT_NE(result->exit_code, 0) << set;
+    EXPECT_THAT(result->err, HasSubstr("schema")) << set;
+    EXPECT_THAT(result->err, HasSubstr(field)) << set;
+  }
+}
+
+}  // namespace
+}  // namespace gcushare::testing
