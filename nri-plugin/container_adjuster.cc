@@ -3,6 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include "contract/annotations.h"
+#include "contract/names.h"
+#include "kube/resource.h"
 #include "nri-plugin/adjustment.h"
 #include "nri-plugin/card_request.h"
 
@@ -131,7 +133,29 @@ StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
   spdlog::info("{}: cards {} ({}), unit {}", who,
                contract::JoinCardList(cards.cards),
                cards.shared ? "shared" : "whole", input.unit.ToString());
+  MarkAssigned(pod, annotations, who);
   return response;
+}
+
+void ContainerAdjuster::MarkAssigned(const api::PodSandbox& pod,
+                                     const nlohmann::json& annotations,
+                                     const std::string& who) {
+  if (client_ == nullptr) return;
+  const std::string key(contract::kPodAssigned);
+  if (annotations.is_object() && annotations.contains(key) &&
+      annotations[key] == "true") {
+    return;  // The device plugin (or an earlier container) said so.
+  }
+  // Whole-card pods never pass through Allocate, and node-status mode skips
+  // it for shared pods: the card is handed out here (DESIGN.md).
+  nlohmann::json patch = {{"metadata", {{"annotations", {{key, "true"}}}}}};
+  auto patched = client_->Patch(kube::Resource::Pods(), pod.namespace_(),
+                                pod.name(), kube::PatchType::kMerge, patch, "");
+  if (!patched.ok()) {
+    // The container still gets its card; only the bookkeeping lags.
+    spdlog::warn("{}: could not mark the pod {}=true: {}", who, key,
+                 patched.status().ToString());
+  }
 }
 
 }  // namespace gcushare::nri

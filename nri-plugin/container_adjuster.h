@@ -19,7 +19,9 @@
 // retries): a missing host device node (kNotFound: a container never runs
 // without its card), malformed annotations (kInvalidArgument), a pod spec
 // needed but unreadable (kUnavailable or the API's error). Containers that
-// asked for nothing get an empty response.
+// asked for nothing get an empty response. After a card is handed out, a pod
+// not yet marked gcu-device-assigned=true (whole-card pods, node-status mode)
+// is patched so (best effort).
 //
 // Ownership: borrows everything. Thread-safety: CreateContainer may run
 // concurrently.
@@ -52,6 +54,10 @@ class ContainerAdjuster {
 
  private:
   StatusOr<nlohmann::json> ReadPod(const api::PodSandbox& pod);
+  // Best effort: patches gcu-device-assigned=true on the pod when its
+  // annotations do not say so yet; a failure is logged, not returned.
+  void MarkAssigned(const api::PodSandbox& pod,
+                    const nlohmann::json& annotations, const std::string& who);
 
   DeviceNodes* nodes_;
   kube::KubeClient* client_;

@@ -144,6 +144,35 @@ TEST_F(ContainerAdjusterTest, PodWithoutAnnotationsIsReadFromTheApi) {
             StatusCode::kNotFound);
 }
 
+TEST_F(ContainerAdjusterTest, MarksThePodAssignedWhenAllocateDidNot) {
+  // A whole-card pod: kubelet never called Allocate, so the annotation still
+  // says "false" until the card is handed out here.
+  const std::map<std::string, std::string> annotations = {
+      {"enflame.com/gcu-device-id", "2,3"},
+      {"enflame.com/gcu-device-assigned", "false"}};
+  json pod = {{"metadata", {{"name", "p"}, {"namespace", "default"}}}};
+  for (const auto& [k, v] : annotations) {
+    pod["metadata"]["annotations"][k] = v;
+  }
+  ASSERT_TRUE(kube_.Seed(kube::Resource::Pods(), pod).ok());
+  ContainerAdjuster adjuster(&nodes_, &kube_, nullptr, {});
+  ASSERT_TRUE(adjuster.CreateContainer(Request(annotations)).ok());
+  auto after = kube_.Get(kube::Resource::Pods(), "default", "p");
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(
+      (*after)["metadata"]["annotations"]["enflame.com/gcu-device-assigned"],
+      "true");
+
+  // Already "true": nothing is patched (the pod is gone, so a patch would
+  // have failed loudly in the log; the container is created either way).
+  ASSERT_TRUE(kube_.Delete(kube::Resource::Pods(), "default", "p", {}).ok());
+  auto assigned = annotations;
+  assigned["enflame.com/gcu-device-assigned"] = "true";
+  EXPECT_TRUE(adjuster.CreateContainer(Request(assigned)).ok());
+  // A failed patch does not fail the container.
+  EXPECT_TRUE(adjuster.CreateContainer(Request(annotations)).ok());
+}
+
 TEST_F(ContainerAdjusterTest, SplitBetweenContainersComesFromTheSpec) {
   std::map<std::string, std::string> a = {
       {"enflame.com/gcu-device-id", "0"},
