@@ -1,9 +1,22 @@
-// nri-runtime: the stand-in NRI runtime as a program, for the demo and for
-// trying a plugin by hand. It listens on --socket, accepts one plugin,
+// nri-runtime: the stand-in NRI runtime as a program, for the demo, the
+// end-to-end tests and trying a plugin by hand. Two modes:
+//
+// Fabricated pods (default): it listens on --socket, accepts one plugin,
 // configures and synchronizes it, then creates --pods pods with DESIGN.md
 // assignment annotations (pod i gets card i mod --cards) and one container
 // "main" each, applies the plugin's adjustments and prints each resulting
 // container spec as one JSON line on stdout.
+//
+// Cluster mode (--apiserver=URL or --kubeconfig=PATH, with --node-name):
+// pods come from the API server. Every --poll-interval it lists the pods
+// bound to the node and, for each Pending pod marked
+// enflame.com/gcu-device-assigned=true (or asking for no enflame.com
+// resource), sends RunPodSandbox and CreateContainer per app container to
+// the plugin, prints {"pod","container","spec"} (or "error") JSON lines,
+// then patches the pod's status to Running and prints "running ns/name".
+// Plugins are accepted again whenever one disconnects; pods already Running
+// at start are synchronized, never re-created. Runs until SIGTERM. See
+// cluster_runtime.h for every output line.
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
@@ -11,19 +24,77 @@
 
 #include "contract/annotations.h"
 #include "daemon/daemon.h"
+#include "daemon/seccomp.h"
+#include "kube/clock.h"
+#include "kube/config.h"
+#include "kube/curl_kube_client.h"
 #include "tests/peers/nri_runtime/apply.h"
+#include "tests/peers/nri_runtime/cluster_runtime.h"
 #include "tests/peers/nri_runtime/fixtures.h"
 #include "tests/peers/nri_runtime/runtime.h"
 
+namespace {
+
+namespace rt = gcushare::nri_runtime;
+
+void PrintLine(const std::string& line) {
+  std::printf("%s\n", line.c_str());
+  std::fflush(stdout);
+}
+
+// Cluster mode: pods from the API server until SIGTERM.
+int RunCluster(gcushare::Daemon& daemon, const rt::RuntimeOptions& options,
+               const std::string& apiserver, const std::string& kubeconfig,
+               rt::ClusterOptions cluster) {
+  if (cluster.node_name.empty()) {
+    return daemon.Fail(gcushare::InvalidArgumentError(
+        "--node-name is required with --apiserver or --kubeconfig"));
+  }
+  gcushare::kube::ClientConfig config;
+  if (!apiserver.empty()) {
+    config.server = apiserver;
+    config.source = "--apiserver";
+  } else {
+    auto loaded = gcushare::kube::LoadKubeconfig(kubeconfig);
+    if (!loaded.ok()) return daemon.Fail(loaded.status());
+    config = std::move(*loaded);
+  }
+  gcushare::kube::RealClock clock;
+  gcushare::kube::KubeClientOptions kube_options;
+  kube_options.clock = &clock;
+  // Polling is the retry: one attempt per poll, short timeouts.
+  kube_options.retry.max_attempts = 1;
+  kube_options.http.connect_timeout = std::chrono::seconds(2);
+  kube_options.http.request_timeout = std::chrono::seconds(10);
+  auto client = gcushare::kube::CurlKubeClient::Create(config, kube_options);
+  if (!client.ok()) return daemon.Fail(client.status());
+  auto runtime = rt::NriRuntime::Listen(options);
+  if (!runtime.ok()) return daemon.Fail(runtime.status());
+  if (auto s = daemon.Confine(gcushare::NetworkSyscalls()); !s.ok()) {
+    return daemon.Fail(s);
+  }
+  spdlog::info("API server {} ({}), node {}", (*client)->server(),
+               config.source, cluster.node_name);
+  PrintLine("listening on unix:" + options.socket_path);
+  rt::ClusterRuntime runner(runtime->get(), client->get(), &clock,
+                            std::move(cluster), PrintLine);
+  daemon.shutdown().OnShutdown([&runner] { runner.Stop(); });
+  runner.Run();
+  return daemon.Finish();
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  namespace rt = gcushare::nri_runtime;
   gcushare::Daemon daemon(
       "gcushare-test-nri-runtime",
       "Stand-in NRI runtime (containerd's side of NRI) for tests and the "
-      "demo: accepts one plugin on --socket over NRI's mux and ttrpc, sends "
+      "demo: accepts a plugin on --socket over NRI's mux and ttrpc, sends "
       "Configure, Synchronize and CreateContainer for pods carrying GCUShare "
       "assignment annotations, and prints each adjusted container spec as a "
-      "JSON line.");
+      "JSON line. Without --apiserver/--kubeconfig the pods are fabricated "
+      "(--pods); with either, they are the API server's pods bound to "
+      "--node-name, which are marked Running once created (until SIGTERM).");
   rt::RuntimeOptions options;
   std::string version = "0.4";
   int pods = 4, cards = 8, accept_ms = 30000;
@@ -56,12 +127,34 @@ int main(int argc, char** argv) {
                  "Milliseconds to wait for the plugin (default 30000).");
   app.add_flag("--stay", stay,
                "Keep the plugin connected after the pods, until SIGTERM.");
+  std::string apiserver, kubeconfig;
+  rt::ClusterOptions cluster;
+  double poll_seconds = 0.2;
+  auto* apiserver_flag = app.add_option(
+      "--apiserver", apiserver,
+      "Cluster mode: API server URL (http://127.0.0.1:PORT, plain HTTP, no "
+      "auth); pods bound to --node-name are created from it.");
+  app.add_option("--kubeconfig", kubeconfig,
+                 "Cluster mode: kubeconfig file for the API server (instead "
+                 "of --apiserver).")
+      ->excludes(apiserver_flag);
+  app.add_option("--node-name", cluster.node_name,
+                 "Cluster mode: this node's name (required there).");
+  app.add_option("--poll-interval", poll_seconds,
+                 "Cluster mode: seconds between pod listings (default 0.2).")
+      ->check(CLI::Range(0.01, 3600.0));
   if (auto code = daemon.ParseFlags(argc, argv)) return *code;
   if (auto s = daemon.StartLogging(); !s.ok()) return daemon.Fail(s);
   options.version = version == "0.12"  ? rt::NriVersion::kV0_12
                     : version == "0.8" ? rt::NriVersion::kV0_8
                                        : rt::NriVersion::kV0_4;
   if (cards < 1) cards = 1;
+  if (!apiserver.empty() || !kubeconfig.empty()) {
+    cluster.poll_interval =
+        std::chrono::milliseconds(static_cast<int64_t>(poll_seconds * 1000));
+    return RunCluster(daemon, options, apiserver, kubeconfig,
+                      std::move(cluster));
+  }
 
   auto runtime = rt::NriRuntime::Listen(options);
   if (!runtime.ok()) return daemon.Fail(runtime.status());
