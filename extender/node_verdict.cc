@@ -33,7 +33,9 @@ NodeVerdict Judge(const CachedNode* node, const contract::PodRequest& request,
     largest = std::max(largest, card.total_units);
   }
   if (request.memory_units > largest) {
-    verdict.reason = "pod requests " + std::to_string(request.memory_units) +
+    // The manual's words first (operators grep for them), then the detail.
+    verdict.reason = std::string(kInsufficientMemoryReason) +
+                     ": pod requests " + std::to_string(request.memory_units) +
                      " units of " + std::string(contract::kResourceMemory) +
                      " (unit " + node->layout.unit_text +
                      " GiB), more than the largest card here holds (" +

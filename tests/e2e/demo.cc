@@ -24,20 +24,28 @@ using gcushare::e2e::PodOutcome;
 
 void Heading(const std::string& text) { std::cout << "\n== " << text << "\n"; }
 
+// The shipped file as the operator knows it, not its runfiles path.
+std::string Shorten(const std::string& path) {
+  const std::string marker = ".runfiles/gcushare/";
+  size_t at = path.find(marker);
+  return at == std::string::npos ? path : path.substr(at + marker.size());
+}
+
 void PrintPieces(LocalCluster& cluster) {
-  std::cout << "  stand-in kube-apiserver   " << cluster.apiserver_url() << "\n"
-            << "  gcushare-scheduler-extender " << cluster.extender_url()
+  const std::string work = cluster.work_dir();
+  std::cout << "  stand-in kube-apiserver      " << cluster.apiserver_url()
             << "\n"
-            << "  stand-in kube-scheduler   extender config "
-            << cluster.work_dir() << "/scheduler-config.yaml\n"
-            << "  stand-in kubelet          " << cluster.work_dir()
-            << "/dp/kubelet.sock\n"
-            << "  gcushare-device-plugin    node "
-            << cluster.options().node_name << ", cards from "
-            << cluster.options().cards_file << "\n"
-            << "  stand-in NRI runtime      " << cluster.work_dir()
-            << "/nri/nri.sock\n"
-            << "  gcushare-nri-plugin       registered with the runtime\n";
+            << "  gcushare-scheduler-extender  " << cluster.extender_url()
+            << "\n"
+            << "  stand-in kube-scheduler      with " << work
+            << "/scheduler-config.yaml\n"
+            << "  stand-in kubelet             " << work << "/dp/kubelet.sock\n"
+            << "  gcushare-device-plugin       node "
+            << cluster.options().node_name << ", cards of "
+            << Shorten(cluster.options().cards_file) << "\n"
+            << "  stand-in NRI runtime         " << work << "/nri/nri.sock\n"
+            << "  gcushare-nri-plugin          registered with the runtime\n"
+            << "  logs                         " << cluster.log_dir() << "\n";
 }
 
 void PrintNode(LocalCluster& cluster) {

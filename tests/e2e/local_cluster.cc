@@ -158,6 +158,8 @@ StatusOr<std::unique_ptr<LocalCluster>> LocalCluster::Start(
     ClusterOptions options) {
   std::unique_ptr<LocalCluster> cluster(new LocalCluster(std::move(options)));
   ClusterOptions& o = cluster->options_;
+  // Debugging a failed test: bazel test --test_env=GCUSHARE_E2E_KEEP=1.
+  if (std::getenv("GCUSHARE_E2E_KEEP") != nullptr) o.keep_work_dir = true;
   if (o.cards_file.empty())
     o.cards_file = cluster->Binary("configs/fake-cards.yaml");
   if (o.work_dir.empty()) {
@@ -323,7 +325,7 @@ Status LocalCluster::WaitReady(Piece piece, size_t registrations_before) {
                                    c.Output());
     }
     case Piece::kScheduler:
-      return c.WaitForOutput("] ready", kStartTimeout);
+      return c.WaitForOutput(": ready\n", kStartTimeout);
     case Piece::kKubelet:
       GCUSHARE_RETURN_IF_ERROR(c.WaitForOutput("listening on", kStartTimeout));
       if (components_.at(Piece::kDevicePlugin)->Running()) {

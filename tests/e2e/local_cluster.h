@@ -18,7 +18,8 @@
 //
 // Ownership: owns the processes; the destructor stops them (SIGKILL when
 // they do not stop in time) and removes the work directory unless
-// keep_work_dir. Thread-safety: drive from one thread; client() may be used
+// keep_work_dir (or the environment variable GCUSHARE_E2E_KEEP is set, for
+// debugging a failed test). Thread-safety: drive from one thread; client() may be used
 // from many. Failure: errors are values naming the component and quoting
 // its output.
 #ifndef GCUSHARE_TESTS_E2E_LOCAL_CLUSTER_H_

@@ -34,13 +34,17 @@ TEST(ScaleTest, SixtyFourIdenticalPodsAtOnce) {
   for (const auto& [card, used] : placement->used_units) {
     EXPECT_EQ(used, 16) << "card " << card;
   }
-  // One more does not fit anywhere.
+  // One more does not fit anywhere: kube-scheduler's own fit check already
+  // sees the node's enflame.com/gcu-memory allocatable used up.
   ASSERT_TRUE(cluster.CreatePod(MakeSharedPod("one-more", 2)).ok());
   auto pending = cluster.WaitForPod(
       "default", "one-more",
       [](const nlohmann::json& pod) {
-        return pod.dump().find("insufficient GCU Memory in one gcu device") !=
-               std::string::npos;
+        const std::string text = pod.dump();
+        return text.find("Insufficient enflame.com/gcu-memory") !=
+                   std::string::npos ||
+               text.find("insufficient GCU Memory in one gcu device") !=
+                   std::string::npos;
       },
       "was reported unschedulable");
   EXPECT_TRUE(pending.ok()) << pending.status();

@@ -108,7 +108,8 @@ TEST_F(ExtenderHttpTest, VendorManualScenario) {
   json big = CreatePod(MemoryPod("p20", 20));
   json filtered = Filter(big, {"n1"});
   EXPECT_EQ(filtered["NodeNames"], json::array());
-  EXPECT_NE(filtered.dump().find("more than the largest card"),
+  EXPECT_NE(filtered.dump().find("insufficient GCU Memory in one gcu device: "
+                                 "pod requests 20 units"),
             std::string::npos)
       << filtered;
 

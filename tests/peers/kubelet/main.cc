@@ -8,7 +8,8 @@
 // <n> healthy <h>" on every ListAndWatch message, and with --apiserver,
 // "allocated <ns>/<pod> <container> ..." after calling Allocate (one
 // container per call, init containers first, like kubelet) for each Pending
-// pod bound to --node-name that asks for enflame.com/gcu-memory; it also
+// pod bound to --node-name that asks for enflame.com/gcu-memory (their
+// device IDs are free again once the pod is gone or finished); it also
 // patches the node's status capacity and allocatable with the device counts
 // ("node capacity {...}"), as kubelet does. SIGHUP
 // simulates a kubelet restart (sockets deleted, kubelet.sock recreated);
@@ -22,6 +23,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <vector>
 
 #include "contract/names.h"
 #include "contract/pod_request.h"
@@ -72,8 +74,12 @@ void Report(StandInKubelet& kubelet, std::atomic<bool>& done) {
   }
 }
 
+// Pods this kubelet has admitted: uid -> the device IDs it allocated them.
+using Admitted = std::map<std::string, std::vector<std::string>>;
+
 void AllocatePods(StandInKubelet& kubelet, gcushare::kube::KubeClient& client,
-                  const std::string& node, std::set<std::string>& handled) {
+                  const std::string& node, Admitted& admitted) {
+  const std::string resource(gcushare::contract::kResourceMemory);
   gcushare::kube::ListOptions options;
   options.field_selector = "spec.nodeName=" + node;
   auto list = client.List(gcushare::kube::Resource::Pods(), "", options);
@@ -81,9 +87,27 @@ void AllocatePods(StandInKubelet& kubelet, gcushare::kube::KubeClient& client,
     spdlog::warn("listing pods: {}", list.status().message());
     return;
   }
+  // Like kubelet's device manager: the devices of pods that are gone or
+  // finished are free again.
+  std::set<std::string> active;
+  for (const nlohmann::json& pod : list->items) {
+    const std::string phase =
+        gcushare::kube::StringAt(pod, {"status", "phase"});
+    if (phase != "Succeeded" && phase != "Failed") {
+      active.insert(gcushare::kube::StringAt(pod, {"metadata", "uid"}));
+    }
+  }
+  for (auto it = admitted.begin(); it != admitted.end();) {
+    if (active.count(it->first)) {
+      ++it;
+      continue;
+    }
+    kubelet.Release(resource, it->second);
+    it = admitted.erase(it);
+  }
   for (const nlohmann::json& pod : list->items) {
     const std::string uid = gcushare::kube::StringAt(pod, {"metadata", "uid"});
-    if (handled.count(uid) ||
+    if (admitted.count(uid) ||
         gcushare::kube::StringAt(pod, {"status", "phase"}) != "Pending") {
       continue;
     }
@@ -93,24 +117,24 @@ void AllocatePods(StandInKubelet& kubelet, gcushare::kube::KubeClient& client,
     if (gcushare::kube::StringAt(pod, {"metadata", "annotations",
                                        gcushare::contract::kPodAssigned}) ==
         "true") {
-      handled.insert(uid);
+      admitted[uid];
       continue;
     }
     auto request = gcushare::contract::ComputePodRequest(pod);
     if (!request.ok() || request->memory_units == 0) continue;
-    handled.insert(uid);
+    std::vector<std::string>& ids = admitted[uid];
     const std::string key =
         gcushare::kube::NamespaceOf(pod) + "/" + gcushare::kube::NameOf(pod);
     for (const auto& container : request->containers) {
       if (container.memory_units == 0) continue;
-      auto result = kubelet.AllocateContainer(
-          std::string(gcushare::contract::kResourceMemory),
-          container.memory_units);
+      auto result = kubelet.AllocateContainer(resource, container.memory_units);
       if (!result.ok()) {
         Say("allocate failed " + key + " " + container.name + ": " +
             result.status().ToString());
         continue;
       }
+      ids.insert(ids.end(), result->device_ids.begin(),
+                 result->device_ids.end());
       std::string line = "allocated " + key + " " + container.name;
       for (const auto& cdi : result->response.cdi_devices()) {
         line += " cdi=" + cdi.name();
@@ -213,13 +237,13 @@ int main(int argc, char** argv) {
       }
     }
   });
-  std::set<std::string> handled;
+  Admitted admitted;
   std::string published;  // The last node status patch that was accepted.
   while (!daemon.shutdown().WaitFor(
       std::chrono::milliseconds(static_cast<int64_t>(poll_seconds * 1000)))) {
     if (client) {
       PublishCapacity(kubelet, *client, node, published);
-      AllocatePods(kubelet, *client, node, handled);
+      AllocatePods(kubelet, *client, node, admitted);
     }
   }
   done = true;

@@ -22,8 +22,10 @@ const nlohmann::json& AppContainers(const nlohmann::json& pod) {
 }
 
 // Ready for its containers: bound here (the listing's selector), Pending,
-// not being deleted, and either marked assigned by the device plugin or
-// asking for no enflame.com resource at all.
+// not being deleted, and either marked assigned by the device plugin (after
+// kubelet's Allocate) or asking for no enflame.com/gcu-memory: whole-card
+// pods (enflame.com/gcu-count is node capacity, not a device plugin
+// resource) and pods without GCUs never pass through Allocate.
 bool Ready(const nlohmann::json& pod) {
   if (kube::StringAt(pod, {"status", "phase"}) != "Pending") return false;
   if (kube::FindPath(pod, {"metadata", "deletionTimestamp"}) != nullptr) {
@@ -34,7 +36,7 @@ bool Ready(const nlohmann::json& pod) {
     return true;
   }
   StatusOr<contract::PodRequest> request = contract::ComputePodRequest(pod);
-  return request.ok() && !request->Wants();
+  return request.ok() && request->memory_units == 0;
 }
 
 }  // namespace

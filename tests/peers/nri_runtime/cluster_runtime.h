@@ -11,7 +11,8 @@
 //   2. With a plugin connected, creates every pod that is ready: Pending,
 //      not being deleted, and either annotated enflame.com/gcu-device-assigned
 //      "true" (the device plugin's mark after Allocate) or asking for no
-//      enflame.com resource. RUN_POD_SANDBOX once per pod, then
+//      enflame.com/gcu-memory (whole-card pods and pods without GCUs never
+//      pass through Allocate). RUN_POD_SANDBOX once per pod, then
 //      CreateContainer (plus the post-create and start events the plugin
 //      subscribed to) for each app container in spec order, applying the
 //      plugin's adjustment. Output, one line each:

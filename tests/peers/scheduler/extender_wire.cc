@@ -4,31 +4,17 @@
 #include <sstream>
 #include <utility>
 
+#include "extender/protocol.h"
 #include "tests/peers/scheduler/go_json.h"
 
 namespace gcushare::scheduler {
 namespace {
 
-bool EqualFold(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
-// Go's field matching: the exact key, else one equal ignoring case.
+// Go's field matching: the exact key, else one equal ignoring case (the
+// extender reads bodies the same way).
 const nlohmann::json* Field(const nlohmann::json& object,
                             std::string_view key) {
-  auto exact = object.find(std::string(key));
-  if (exact != object.end()) return &*exact;
-  for (auto it = object.begin(); it != object.end(); ++it) {
-    if (EqualFold(it.key(), key)) return &it.value();
-  }
-  return nullptr;
+  return extender::FindField(object, key);
 }
 
 std::string JsonTypeName(const nlohmann::json& value) {
