@@ -19,9 +19,9 @@
 // Ownership: owns the processes; the destructor stops them (SIGKILL when
 // they do not stop in time) and removes the work directory unless
 // keep_work_dir (or the environment variable GCUSHARE_E2E_KEEP is set, for
-// debugging a failed test). Thread-safety: drive from one thread; client() may be used
-// from many. Failure: errors are values naming the component and quoting
-// its output.
+// debugging a failed test). Thread-safety: drive from one thread; client() may
+// be used from many. Failure: errors are values naming the component and
+// quoting its output.
 #ifndef GCUSHARE_TESTS_E2E_LOCAL_CLUSTER_H_
 #define GCUSHARE_TESTS_E2E_LOCAL_CLUSTER_H_
 
