@@ -19,6 +19,7 @@
 #include "kube/resource.h"
 #include "testing/subprocess.h"
 #include "tests/e2e/pods.h"
+#include "tests/extender/harness.h"
 
 namespace gcushare::e2e {
 namespace {
@@ -42,16 +43,6 @@ Status WriteText(const std::string& path, const std::string& text) {
   out.close();
   if (!out) return InternalError("cannot write " + path);
   return OkStatus();
-}
-
-std::string KubeconfigText(int port) {
-  return "apiVersion: v1\nkind: Config\n"
-         "clusters:\n- name: local\n  cluster:\n    server: "
-         "http://127.0.0.1:" +
-         std::to_string(port) +
-         "\nusers:\n- name: gcushare\n  user: {}\n"
-         "contexts:\n- name: local\n  context:\n    cluster: local\n"
-         "    user: gcushare\ncurrent-context: local\n";
 }
 
 // DESIGN.md's kube-scheduler configuration (configs/scheduler/), pointing
@@ -294,8 +285,8 @@ Status LocalCluster::WaitReady(Piece piece, size_t registrations_before) {
         if (apiserver_port_ == 0) {
           return InternalError("no port in the API server's output");
         }
-        GCUSHARE_RETURN_IF_ERROR(WriteText(options_.work_dir + "/kubeconfig",
-                                           KubeconfigText(apiserver_port_)));
+        // <work_dir>/kubeconfig, as the extender tests write it.
+        testing::WriteKubeconfig(options_.work_dir, apiserver_port_);
         kube::ClientConfig config;
         config.server = apiserver_url();
         GCUSHARE_ASSIGN_OR_RETURN(client_,

@@ -105,6 +105,11 @@ void AllocatePods(StandInKubelet& kubelet, gcushare::kube::KubeClient& client,
     kubelet.Release(resource, it->second);
     it = admitted.erase(it);
   }
+  // Admission waits until the plugin's first device list arrived after a
+  // (re)registration; before that every request would look unsatisfiable.
+  const KubeletView view = kubelet.View();
+  auto known = view.resources.find(resource);
+  if (known == view.resources.end() || known->second.lists == 0) return;
   for (const nlohmann::json& pod : list->items) {
     const std::string uid = gcushare::kube::StringAt(pod, {"metadata", "uid"});
     if (admitted.count(uid) ||
