@@ -1,5 +1,6 @@
 #include "extender/card_cache.h"
 
+#include <algorithm>
 #include <mutex>
 
 namespace gcushare::extender {
@@ -77,7 +78,12 @@ void CardCache::VisitAll(
     const std::function<void(const std::string&, const CachedNode&)>& fn)
     const {
   std::shared_lock lock(mu_);
-  for (const auto& [name, node] : nodes_) fn(name, node);
+  std::vector<const std::pair<const std::string, CachedNode>*> sorted;
+  sorted.reserve(nodes_.size());
+  for (const auto& entry : nodes_) sorted.push_back(&entry);
+  std::sort(sorted.begin(), sorted.end(),
+            [](const auto* a, const auto* b) { return a->first < b->first; });
+  for (const auto* entry : sorted) fn(entry->first, entry->second);
 }
 
 void CardCache::WithExclusive(const std::function<void(Locked&)>& fn) {

@@ -26,6 +26,7 @@
 #include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "extender/card_allocator.h"
@@ -101,7 +102,15 @@ class CardCache {
   void RecountLocked(const std::string& node);
 
   mutable std::shared_mutex mu_;
-  std::map<std::string, CachedNode, std::less<>> nodes_;
+  // Hashed: Visit() looks up hundreds of names per filter call; VisitAll()
+  // sorts by name for stable output.
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view name) const {
+      return std::hash<std::string_view>()(name);
+    }
+  };
+  std::unordered_map<std::string, CachedNode, NameHash, std::equal_to<>> nodes_;
   std::map<std::string, PodUsage, std::less<>> pods_;  // By uid.
   // Node name -> uids of pods holding memory there (also for nodes not
   // cached yet: the pod informer may run ahead of the node informer).

@@ -138,6 +138,9 @@ TEST(ProtocolTest, EncodePrioritizeBindAndError) {
   EXPECT_EQ(
       EncodeHostPriorityList({{"gcu-node-0", 3}, {"gcu-node-1", 10}}),
       R"([{"Host":"gcu-node-0","Score":3},{"Host":"gcu-node-1","Score":10}])");
+  EXPECT_EQ(EncodeHostPriorityList({}), "[]");
+  EXPECT_EQ(EncodeHostPriorityList({{"odd\"name", 0}}),
+            R"([{"Host":"odd\"name","Score":0}])");
   EXPECT_EQ(EncodeBindingResult(""), R"({"Error":""})");
   EXPECT_EQ(
       EncodeFilterError("boom"),
