@@ -112,21 +112,29 @@ void AllocatePods(StandInKubelet& kubelet, gcushare::kube::KubeClient& client,
   if (known == view.resources.end() || known->second.lists == 0) return;
   for (const nlohmann::json& pod : list->items) {
     const std::string uid = gcushare::kube::StringAt(pod, {"metadata", "uid"});
-    if (admitted.count(uid) ||
-        gcushare::kube::StringAt(pod, {"status", "phase"}) != "Pending") {
-      continue;
-    }
+    if (admitted.count(uid) || !active.count(uid)) continue;
+    auto request = gcushare::contract::ComputePodRequest(pod);
+    if (!request.ok() || request->memory_units == 0) continue;
     // kubelet remembers its allocations in a checkpoint file across
     // restarts; here the device plugin's "assigned" annotation stands in for
-    // it, so a restarted stand-in never allocates a pod twice.
+    // it: such a pod gets its devices back without an Allocate call, so a
+    // restarted stand-in never allocates a pod twice nor counts its devices
+    // free.
     if (gcushare::kube::StringAt(pod, {"metadata", "annotations",
                                        gcushare::contract::kPodAssigned}) ==
         "true") {
-      admitted[uid];
+      auto restored = kubelet.Restore(resource, request->memory_units);
+      if (!restored.ok()) {
+        spdlog::warn("restoring {}: {}", gcushare::kube::NameOf(pod),
+                     restored.status().message());
+      }
+      admitted[uid] = restored.ok() ? *restored : std::vector<std::string>{};
       continue;
     }
-    auto request = gcushare::contract::ComputePodRequest(pod);
-    if (!request.ok() || request->memory_units == 0) continue;
+    // New pods only: admission happens once, while the pod is Pending.
+    if (gcushare::kube::StringAt(pod, {"status", "phase"}) != "Pending") {
+      continue;
+    }
     std::vector<std::string>& ids = admitted[uid];
     const std::string key =
         gcushare::kube::NamespaceOf(pod) + "/" + gcushare::kube::NameOf(pod);

@@ -326,6 +326,30 @@ StatusOr<ContainerAllocation> StandInKubelet::AllocateContainer(
   return ContainerAllocation{chosen, response.container_responses(0)};
 }
 
+StatusOr<std::vector<std::string>> StandInKubelet::Restore(
+    const std::string& resource, size_t count) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto view = view_.resources.find(resource);
+  if (view == view_.resources.end()) {
+    return FailedPreconditionError("no devices known for " + resource);
+  }
+  std::set<std::string>& taken = allocated_[resource];
+  std::vector<std::string> chosen;
+  for (const v1beta1::Device& device : view->second.devices) {
+    if (chosen.size() == count) break;
+    if (device.health() == "Healthy" && taken.count(device.id()) == 0) {
+      chosen.push_back(device.id());
+    }
+  }
+  if (chosen.size() < count) {
+    return FailedPreconditionError(
+        "insufficient " + resource + " to restore: requested " +
+        std::to_string(count) + ", available " + std::to_string(chosen.size()));
+  }
+  taken.insert(chosen.begin(), chosen.end());
+  return chosen;
+}
+
 void StandInKubelet::Release(const std::string& resource,
                              const std::vector<std::string>& ids) {
   std::lock_guard<std::mutex> lock(mu_);

@@ -99,6 +99,12 @@ class StandInKubelet {
   // gRPC code and message). The IDs stay allocated on success.
   StatusOr<ContainerAllocation> AllocateContainer(const std::string& resource,
                                                   size_t count);
+  // Marks `count` free healthy IDs of `resource` allocated without calling
+  // the plugin: what kubelet does when it restores a running pod's devices
+  // from its checkpoint after a restart (the stand-in keeps no checkpoint
+  // file, so it takes any free IDs). FailedPrecondition when too few are free.
+  StatusOr<std::vector<std::string>> Restore(const std::string& resource,
+                                             size_t count);
   // Gives IDs back (a container ended).
   void Release(const std::string& resource,
                const std::vector<std::string>& ids);

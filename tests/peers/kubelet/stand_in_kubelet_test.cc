@@ -149,6 +149,17 @@ TEST_F(StandInKubeletTest, RegisterDialsBackAndReadsTheList) {
   }
   auto third = kubelet_->AllocateContainer("example.com/dev", 1);
   EXPECT_EQ(third.status().code(), StatusCode::kFailedPrecondition);
+
+  // A restored pod (checkpoint after a restart) holds IDs without a call.
+  kubelet_->Release("example.com/dev", second->device_ids);
+  auto restored = kubelet_->Restore("example.com/dev", 1);
+  ASSERT_TRUE(restored.ok()) << restored.status();
+  EXPECT_EQ(*restored, second->device_ids);
+  EXPECT_EQ(plugin_->requests().size(), 2u);
+  EXPECT_EQ(kubelet_->Restore("example.com/dev", 1).status().code(),
+            StatusCode::kFailedPrecondition);
+  EXPECT_EQ(kubelet_->Restore("example.com/other", 1).status().code(),
+            StatusCode::kFailedPrecondition);
 }
 
 TEST_F(StandInKubeletTest, MessagesOverFourMiBEndTheStream) {
