@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "testing/files.h"
+#include "tests/helm/chart_test.h"
 #include "tests/helm/helm_runner.h"
 #include "tests/helm/rbac.h"
 
@@ -23,17 +24,9 @@ using ::testing::Not;
 
 constexpr char kChart[] = "gcushare-device-plugin";
 
-class DevicePluginChartTest : public ::testing::Test {
+class DevicePluginChartTest : public ChartTest {
  protected:
-  void SetUp() override {
-    ASSERT_FALSE(HelmPath().empty()) << HelmMissingMessage();
-  }
-
-  std::vector<YAML::Node> Render(const std::vector<std::string>& args = {}) {
-    auto objects = RenderChart(kChart, args);
-    EXPECT_TRUE(objects.ok()) << objects.status().ToString();
-    return objects.ok() ? *objects : std::vector<YAML::Node>{};
-  }
+  DevicePluginChartTest() : ChartTest(kChart) {}
 };
 
 std::string EnvFieldPath(const YAML::Node& container, const std::string& name) {

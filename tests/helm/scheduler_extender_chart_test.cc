@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/helm/chart_test.h"
 #include "tests/helm/helm_runner.h"
 #include "tests/helm/rbac.h"
 
@@ -20,17 +21,9 @@ using ::testing::Not;
 
 constexpr char kChart[] = "gcushare-scheduler-extender";
 
-class SchedulerExtenderChartTest : public ::testing::Test {
+class SchedulerExtenderChartTest : public ChartTest {
  protected:
-  void SetUp() override {
-    ASSERT_FALSE(HelmPath().empty()) << HelmMissingMessage();
-  }
-
-  std::vector<YAML::Node> Render(const std::vector<std::string>& args = {}) {
-    auto objects = RenderChart(kChart, args);
-    EXPECT_TRUE(objects.ok()) << objects.status().ToString();
-    return objects.ok() ? *objects : std::vector<YAML::Node>{};
-  }
+  SchedulerExtenderChartTest() : ChartTest(kChart) {}
 };
 
 TEST_F(SchedulerExtenderChartTest, LintIsClean) {
