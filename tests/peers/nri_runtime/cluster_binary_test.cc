@@ -121,9 +121,15 @@ TEST(ClusterBinaryTest, CreatesPodsFromTheApiServerUntilSigterm) {
   EXPECT_EQ(kube::StringAt(*pod, {"status", "phase"}), "Running");
 
   // The API server crashes and comes back (objects kept in its state
-  // file): the runtime survives and goes on.
+  // file): the runtime survives and goes on. The outage lasts until the
+  // runtime has said it saw it, so no poll interval can hide it.
   ASSERT_TRUE(apiserver.Kill().ok());
+  ASSERT_TRUE(runtime.WaitForOutput("API server unavailable", seconds(60)).ok())
+      << runtime.output();
   ASSERT_TRUE(apiserver.Restart().ok());
+  ASSERT_TRUE(
+      runtime.WaitForOutput("API server reachable again", seconds(60)).ok())
+      << runtime.output();
   create(GcuPod("later", "n1", 2, 4, true));
   ASSERT_TRUE(runtime.WaitForOutput("running default/later", seconds(60)).ok())
       << runtime.output();
