@@ -70,7 +70,7 @@ class CardCache {
                                          const CachedNode& node)>& fn) const;
   // Runs `fn(name, node)` under the EXCLUSIVE lock, so that a decision and
   // the Assume() that follows it are atomic with respect to other binds.
-  // `fn` may call AssumeLocked() on the passed handle only.
+  // `fn` may call the passed handle's Assume() only.
   class Locked;
   void WithExclusive(const std::function<void(Locked&)>& fn);
 
