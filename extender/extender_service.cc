@@ -9,6 +9,7 @@
 #include "contract/pod_request.h"
 #include "extender/node_verdict.h"
 #include "extender/pod_usage.h"
+#include "kube/json_fields.h"
 
 namespace gcushare::extender {
 namespace {
@@ -48,15 +49,17 @@ std::string JoinCards(const std::vector<uint32_t>& cards) {
 
 ExtenderService::ExtenderService(CardCache* cache, kube::KubeClient* client,
                                  kube::Clock* clock, Policy policy,
-                                 metrics::Registry* registry)
+                                 metrics::Registry* registry,
+                                 FilterRecord* filter_record)
     : cache_(cache),
       client_(client),
       clock_(clock),
       policy_(policy),
+      filter_record_(filter_record),
       bind_failures_(registry->AddCounter(
           "gcushare_extender_bind_failures_total",
-          "Binds answered with an error, by stage (request, pod, placement, "
-          "annotate, binding).",
+          "Binds answered with an error, by stage (request, pod, refused, "
+          "placement, annotate, binding).",
           {"stage"})) {}
 
 HttpReply ExtenderService::Filter(std::string_view body) const {
@@ -86,6 +89,9 @@ HttpReply ExtenderService::Filter(std::string_view body) const {
       result.failed[name] = verdict.reason;
     }
   });
+  if (filter_record_ != nullptr) {
+    filter_record_->Record(PodIdentity(args->pod).uid, result.passed);
+  }
   return Ok(EncodeFilterResult(*args, result));
 }
 
@@ -139,14 +145,22 @@ std::string ExtenderService::BindPod(const BindingArgs& args) {
     return "pod " + who + ": " + request.status().message();
   }
   if (!request->Wants()) {
-    // Not ours to place: bind as kube-scheduler would.
-    Status bound = client_->CreateBinding(args.pod_namespace, args.pod_name,
-                                          usage.uid, args.node, {});
-    if (!bound.ok()) {
-      bind_failures_.WithLabels({"binding"}).Increment();
-      return bound.message();
-    }
-    return "";
+    // kube-scheduler sends only pods that ask for a managed resource; a
+    // caller asking us to bind any other pod is not kube-scheduler.
+    bind_failures_.WithLabels({"refused"}).Increment();
+    return "pod " + who + " asks for no " +
+           std::string(contract::kResourceMemory) + " or " +
+           std::string(contract::kResourceCount) +
+           ": the extender binds only GCU pods; nothing changed";
+  }
+  const std::string bound_node = kube::StringAt(*pod, {"spec", "nodeName"});
+  if (!bound_node.empty()) return AlreadyBound(args, *pod, bound_node);
+  if (filter_record_ != nullptr &&
+      !filter_record_->Passed(usage.uid, args.node)) {
+    bind_failures_.WithLabels({"refused"}).Increment();
+    return "pod " + who + " was not filtered onto node " + args.node +
+           " by this extender (bind follows filter in one scheduling "
+           "cycle); nothing changed";
   }
 
   // Choose and reserve atomically with respect to other binds.
@@ -154,12 +168,14 @@ std::string ExtenderService::BindPod(const BindingArgs& args) {
   std::string refusal;
   uint64_t card_total = 0;
   std::string unit_text;
+  bool reused = false;  // The reservation is an earlier call's.
   cache_->WithExclusive([&](CardCache::Locked& locked) {
     const PodUsage* existing = locked.Pod(usage.uid);
     const CachedNode* node = locked.Node(args.node);
     if (existing != nullptr && existing->node == args.node && node) {
       // A retried bind: keep the cards already reserved.
       usage.cards = existing->cards;
+      reused = true;
     } else {
       NodeVerdict verdict = Judge(node, *request, policy_);
       if (!verdict.fits) {
@@ -185,8 +201,10 @@ std::string ExtenderService::BindPod(const BindingArgs& args) {
   contract::CardAssignment assignment = BuildAssignment(
       *request, usage.cards, card_total,
       std::chrono::duration_cast<std::chrono::nanoseconds>(now).count());
+  const std::map<std::string, std::string> written =
+      contract::EncodeAssignment(assignment);
   nlohmann::json patch;
-  for (const auto& [key, value] : contract::EncodeAssignment(assignment)) {
+  for (const auto& [key, value] : written) {
     patch["metadata"]["annotations"][key] = value;
   }
   patch["metadata"]["uid"] = usage.uid;  // Precondition: same incarnation.
@@ -194,26 +212,45 @@ std::string ExtenderService::BindPod(const BindingArgs& args) {
       client_->Patch(kube::Resource::Pods(), args.pod_namespace, args.pod_name,
                      kube::PatchType::kMerge, patch, "");
   if (!patched.ok()) {
-    cache_->Forget(usage.uid);
+    // The pod is not bound (nodeName was empty and we have not asked for a
+    // Binding), so the reservation guards nothing; annotations that may
+    // have been written are overwritten by the next bind.
+    if (!reused) cache_->Forget(usage.uid);
     bind_failures_.WithLabels({"annotate"}).Increment();
     return "cannot annotate pod " + who + ": " + patched.status().message();
   }
   Status bound = client_->CreateBinding(args.pod_namespace, args.pod_name,
                                         usage.uid, args.node, {});
-  if (!bound.ok() && bound.http_code() == 409) {
-    // A retry of a bind that succeeded (its reply was lost): the pod is
-    // already where we put it.
-    auto now_pod =
-        client_->Get(kube::Resource::Pods(), args.pod_namespace, args.pod_name);
-    if (now_pod.ok() && PodIdentity(*now_pod).node == args.node) {
-      bound = OkStatus();
-    }
-  }
   if (!bound.ok()) {
-    Undo(args, usage.uid, bound.message());
-    bind_failures_.WithLabels({"binding"}).Increment();
-    return "cannot bind pod " + who + " to " + args.node + ": " +
-           bound.message();
+    // A Binding that timed out, got a 5xx, lost its connection or met a
+    // 409 may still have committed: the pod itself says what happened.
+    auto back =
+        client_->Get(kube::Resource::Pods(), args.pod_namespace, args.pod_name);
+    const std::string now_node =
+        back.ok() ? kube::StringAt(*back, {"spec", "nodeName"}) : "";
+    if (back.ok() && now_node == args.node &&
+        PodIdentity(*back).uid == usage.uid) {
+      spdlog::info("pod {}: Binding answered {} but the pod is bound to {}",
+                   who, bound.message(), args.node);
+      bound = OkStatus();
+    } else if (!back.ok()) {
+      // Unknown outcome: keep the reservation and the annotations; the
+      // watch settles it (a bound pod stays counted, a deleted one frees).
+      bind_failures_.WithLabels({"binding"}).Increment();
+      spdlog::warn(
+          "pod {}: Binding to {} failed ({}) and the pod cannot be read "
+          "back ({}); keeping its reservation until the watch shows it",
+          who, args.node, bound.message(), back.status().message());
+      return "cannot bind pod " + who + " to " + args.node + ": " +
+             bound.message() + " (outcome unknown; the reservation stays)";
+    } else {
+      if (!reused) Undo(args, usage.uid, *back, written, bound.message());
+      bind_failures_.WithLabels({"binding"}).Increment();
+      return "cannot bind pod " + who + " to " + args.node + ": " +
+             bound.message() +
+             (now_node.empty() ? std::string()
+                               : " (it is bound to " + now_node + ")");
+    }
   }
   std::string message =
       usage.whole
@@ -236,18 +273,52 @@ std::string ExtenderService::BindPod(const BindingArgs& args) {
   return "";
 }
 
+std::string ExtenderService::AlreadyBound(const BindingArgs& args,
+                                          const nlohmann::json& pod,
+                                          const std::string& bound_node) {
+  const std::string who = args.pod_namespace + "/" + args.pod_name;
+  if (bound_node == args.node) {
+    // A retry of a bind whose reply was lost: success when the pod holds
+    // a GCU assignment there (in its annotations or our reservation).
+    auto held = PodUsageFromPod(pod);
+    const std::string uid = PodIdentity(pod).uid;
+    std::optional<PodUsage> cached = cache_->Pod(uid);
+    if ((held.ok() && held->has_value() && (*held)->node == args.node) ||
+        (cached.has_value() && cached->node == args.node)) {
+      spdlog::info(
+          "pod {}: already bound to {} with its cards; bind retry "
+          "answered success",
+          who, args.node);
+      return "";
+    }
+    bind_failures_.WithLabels({"refused"}).Increment();
+    return "pod " + who + " is already bound to " + args.node +
+           " without a GCU assignment; nothing changed";
+  }
+  bind_failures_.WithLabels({"refused"}).Increment();
+  return "pod " + who + " is already bound to node " + bound_node + ", not " +
+         args.node + "; nothing changed";
+}
+
 void ExtenderService::Undo(const BindingArgs& args, const std::string& uid,
+                           const nlohmann::json& pod,
+                           const std::map<std::string, std::string>& written,
                            std::string_view why) {
   const std::string who = args.pod_namespace + "/" + args.pod_name;
   spdlog::warn("pod {}: binding to {} failed ({}); removing its assignment",
                who, args.node, why);
+  cache_->Forget(uid);
+  // Remove only what this call wrote, and only while it is still there:
+  // the resourceVersion precondition makes a concurrent writer win.
   nlohmann::json patch;
-  for (std::string_view key :
-       {contract::kPodDeviceId, contract::kPodDeviceMemory,
-        contract::kPodMemoryRequest, contract::kPodAssignTime,
-        contract::kPodAssigned, contract::kPodContainerDevices}) {
-    patch["metadata"]["annotations"][std::string(key)] = nullptr;
+  for (const auto& [key, value] : written) {
+    if (kube::StringAt(pod, {"metadata", "annotations", key}) == value) {
+      patch["metadata"]["annotations"][key] = nullptr;
+    }
   }
+  if (patch.is_null()) return;
+  patch["metadata"]["uid"] = uid;
+  patch["metadata"]["resourceVersion"] = kube::ResourceVersionOf(pod);
   auto undone =
       client_->Patch(kube::Resource::Pods(), args.pod_namespace, args.pod_name,
                      kube::PatchType::kMerge, patch, "");
@@ -255,7 +326,6 @@ void ExtenderService::Undo(const BindingArgs& args, const std::string& uid,
     spdlog::error("pod {}: cannot remove its assignment annotations: {}", who,
                   undone.status().message());
   }
-  cache_->Forget(uid);
 }
 
 }  // namespace gcushare::extender

@@ -11,11 +11,16 @@
 //   the precise reason when no preemption could help (not a sharing node,
 //   no layout, unknown unit, request larger than any card, mixed request);
 // - prioritize: 0..10 per candidate from CardAllocator;
-// - bind: chooses the card(s) and reserves them in the cache under the
-//   cache's exclusive lock (so concurrent binds never over-commit), merges
-//   the assignment annotations into the pod, creates the Binding, and
-//   records an Event; when the patch or the Binding fails it removes the
-//   annotations and the reservation and answers {"Error": ...}.
+// - bind: refuses (changing nothing) a pod that asks for no GCU resource,
+//   a pod already bound elsewhere, and a pod/node pair the filter verb did
+//   not pass (with a FilterRecord); answers success for a pod already bound
+//   to the node with its cards (a retry). Otherwise chooses the card(s) and
+//   reserves them in the cache under the cache's exclusive lock (so
+//   concurrent binds never over-commit), merges the assignment annotations
+//   into the pod, creates the Binding, and records an Event. A Binding
+//   that fails is resolved by reading the pod back: bound to the node is
+//   success; not bound removes only this call's reservation and
+//   annotations; unreadable keeps everything (the watch settles it).
 //
 // Thread-safety: every method is safe for concurrent use.
 // Ownership: cache, client, clock and registry are borrowed and must
@@ -23,6 +28,7 @@
 #ifndef GCUSHARE_EXTENDER_EXTENDER_SERVICE_H_
 #define GCUSHARE_EXTENDER_EXTENDER_SERVICE_H_
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -30,6 +36,7 @@
 
 #include "extender/card_allocator.h"
 #include "extender/card_cache.h"
+#include "extender/filter_record.h"
 #include "extender/protocol.h"
 #include "kube/clock.h"
 #include "kube/kube_client.h"
@@ -45,9 +52,12 @@ struct HttpReply {
 
 class ExtenderService {
  public:
+  // `filter_record` (may be null: bind then requires no earlier filter)
+  // is written by Filter() and read by Bind().
   ExtenderService(CardCache* cache, kube::KubeClient* client,
                   kube::Clock* clock, Policy policy,
-                  metrics::Registry* registry);
+                  metrics::Registry* registry,
+                  FilterRecord* filter_record = nullptr);
 
   HttpReply Filter(std::string_view body) const;
   HttpReply Prioritize(std::string_view body) const;
@@ -61,13 +71,25 @@ class ExtenderService {
  private:
   // The error text for the bind reply, or "" on success.
   std::string BindPod(const BindingArgs& args);
+  // The answer for a pod whose spec.nodeName is already `bound_node`:
+  // success for a retry to the same node of a pod that holds its cards
+  // there, otherwise an error. Changes nothing either way.
+  std::string AlreadyBound(const BindingArgs& args, const nlohmann::json& pod,
+                           const std::string& bound_node);
+  // After a Binding that certainly did not bind the pod to args.node
+  // (`pod` as read back): drops this call's reservation and removes those
+  // of the `written` annotations that still hold this call's values (with
+  // a resourceVersion precondition, so a concurrent writer wins).
   void Undo(const BindingArgs& args, const std::string& uid,
+            const nlohmann::json& pod,
+            const std::map<std::string, std::string>& written,
             std::string_view why);
 
   CardCache* const cache_;
   kube::KubeClient* const client_;
   kube::Clock* const clock_;
   const Policy policy_;
+  FilterRecord* const filter_record_;
   metrics::Family<metrics::Counter>& bind_failures_;
 };
 

@@ -35,12 +35,16 @@ int Run(int argc, char** argv) {
   int port = contract::kExtenderDefaultPort;
   std::string policy_text = "binpack";
   int threads = 32;
+  bool bind_requires_filter = true;
   app.add_option("--kubeconfig", kubeconfig,
                  "kubeconfig file for the API server; absent: the in-cluster "
                  "service account configuration");
   app.add_option("--context", context,
                  "kubeconfig context to use instead of current-context");
-  app.add_option("--address", address, "address to listen on")
+  app.add_option("--address", address,
+                 "address to listen on; the port has no authentication, so "
+                 "reach it only from kube-scheduler and the metrics scraper "
+                 "(the chart's networkPolicy) or listen on a single address")
       ->capture_default_str();
   app.add_option("--port", port,
                  "port to listen on; the endpoints are under "
@@ -55,6 +59,11 @@ int Run(int argc, char** argv) {
                  "worker threads answering HTTP requests")
       ->capture_default_str()
       ->check(CLI::Range(2, 1024));
+  app.add_option("--bind-requires-filter", bind_requires_filter,
+                 "bind only pods this process filtered onto that node in "
+                 "the last 10 minutes (with several replicas, give the "
+                 "Service sessionAffinity ClientIP, as the chart does)")
+      ->capture_default_str();
   if (auto code = daemon.ParseFlags(argc, argv)) return *code;
   if (auto s = daemon.StartLogging(); !s.ok()) return daemon.Fail(s);
 
@@ -82,7 +91,10 @@ int Run(int argc, char** argv) {
                        node_options);
   kube::Informer pods(client->get(), kube::Resource::Pods(), "", &pod_feed);
 
-  ExtenderService service(&cache, client->get(), &clock, *policy, &registry);
+  FilterRecord filter_record(&clock, /*capacity=*/100000,
+                             std::chrono::minutes(10));
+  ExtenderService service(&cache, client->get(), &clock, *policy, &registry,
+                          bind_requires_filter ? &filter_record : nullptr);
   HttpServerOptions server_options;
   server_options.address = address;
   server_options.port = port;

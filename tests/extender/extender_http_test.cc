@@ -61,7 +61,13 @@ class ExtenderHttpTest : public ::testing::Test {
     EXPECT_EQ(r.status, 200) << r.body;
     return json::parse(r.body);
   }
+  // Filter (which the extender requires before bind, as kube-scheduler
+  // always does), then bind.
   std::string Bind(const json& pod, const std::string& node) {
+    Filter(pod, {node});
+    return BindOnly(pod, node);
+  }
+  std::string BindOnly(const json& pod, const std::string& node) {
     json args = {{"PodName", pod["metadata"]["name"]},
                  {"PodNamespace", pod["metadata"]["namespace"]},
                  {"PodUID", pod["metadata"]["uid"]},
@@ -81,7 +87,22 @@ class ExtenderHttpTest : public ::testing::Test {
     return view;
   }
 
-  apiserver::testing::TestServer api_;
+  // While set, the stand-in API server commits each Binding and then
+  // answers this code, as kube-apiserver does when its deadline passed
+  // after the write reached etcd.
+  std::atomic<int> binding_answer_{0};
+  apiserver::testing::TestServer api_{[this] {
+    apiserver::ServerOptions options;
+    options.fail_after_commit = [this](const std::string& method,
+                                       const std::string& path) {
+      const std::string suffix = "/binding";
+      const bool binding =
+          method == "POST" && path.size() > suffix.size() &&
+          path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+      return binding ? binding_answer_.load() : 0;
+    };
+    return options;
+  }()};
   std::string dir_;
   std::string kubeconfig_;
   testing::ExtenderProcess extender_;
@@ -207,6 +228,7 @@ TEST_F(ExtenderHttpTest, TwoHundredConcurrentBindsNeverOvercommit) {
   for (int i = 0; i < 200; ++i) {
     pods.push_back(CreatePod(MemoryPod("p" + std::to_string(i), 3)));
   }
+  for (const json& pod : pods) Filter(pod, {"n1"});
   std::atomic<int> bound{0};
   std::vector<std::thread> threads;
   for (const json& pod : pods) {
@@ -274,6 +296,84 @@ TEST_F(ExtenderHttpTest, FullNodeObjectsWhenNotNodeCacheCapable) {
   ASSERT_EQ(result["Nodes"]["items"].size(), 1u) << result;
   EXPECT_EQ(result["Nodes"]["items"][0]["metadata"]["name"], "n1");
   EXPECT_TRUE(result["FailedAndUnresolvableNodes"].contains("plain"));
+}
+
+// A bind retried to another node after the first one succeeded (as
+// kube-scheduler does when its httpTimeout fires first) changes nothing:
+// the pod keeps its card and stays counted.
+TEST_F(ExtenderHttpTest, RetriedBindToAnotherNodeChangesNothing) {
+  CreateNode(SharingNode("n1", 1, 16));
+  CreateNode(SharingNode("n2", 1, 16));
+  StartExtender();
+  WaitForNode("n1");
+  WaitForNode("n2");
+  json pod = CreatePod(MemoryPod("a", 6));
+  ASSERT_EQ(Filter(pod, {"n1", "n2"})["NodeNames"].size(), 2u);
+  ASSERT_EQ(BindOnly(pod, "n1"), "");
+  std::string error = BindOnly(pod, "n2");
+  EXPECT_NE(error.find("already bound to node n1"), std::string::npos) << error;
+  EXPECT_EQ(GetPod("a")["spec"]["nodeName"], "n1");
+  EXPECT_EQ(Annotation("a", "enflame.com/gcu-device-id"), "0");
+  EXPECT_EQ(Annotation("a", "enflame.com/gcu-device-memory-request"), "6");
+  EXPECT_EQ(Inspect("n1")["usedGCU"], 6);
+  EXPECT_EQ(Inspect("n2")["usedGCU"], 0);
+  // The same bind again (its reply lost) is a success that changes nothing.
+  EXPECT_EQ(BindOnly(pod, "n1"), "");
+  EXPECT_EQ(Inspect("n1")["usedGCU"], 6);
+  // And the next pod cannot take the memory that "a" holds.
+  json b = CreatePod(MemoryPod("b", 12));
+  EXPECT_EQ(Filter(b, {"n1"})["NodeNames"], json::array());
+}
+
+// A Binding that committed but was answered 504 (or any error) is resolved
+// by reading the pod back: bound where we asked means success, and nothing
+// is undone.
+TEST_F(ExtenderHttpTest, BindingCommittedButAnswered504IsSuccess) {
+  CreateNode(SharingNode("n1", 1, 16));
+  StartExtender();
+  WaitForNode("n1");
+  json pod = CreatePod(MemoryPod("a", 6));
+  binding_answer_ = 504;
+  EXPECT_EQ(Bind(pod, "n1"), "");
+  binding_answer_ = 0;
+  EXPECT_EQ(GetPod("a")["spec"]["nodeName"], "n1");
+  EXPECT_EQ(Annotation("a", "enflame.com/gcu-device-id"), "0");
+  EXPECT_EQ(Inspect("n1")["usedGCU"], 6);
+  json b = CreatePod(MemoryPod("b", 12));
+  EXPECT_EQ(Filter(b, {"n1"})["NodeNames"], json::array());
+}
+
+// /bind is not an open door: pods that ask for no GCU resource and pods
+// this extender never filtered onto the node are refused, unchanged.
+TEST_F(ExtenderHttpTest, BindRefusesNonGcuAndUnfilteredPods) {
+  CreateNode(SharingNode("n1", 1, 16));
+  StartExtender();
+  WaitForNode("n1");
+  json plain = CreatePod(Pod("default", "plain", "", {{"main", 0, 0}}));
+  Filter(plain, {"n1"});
+  std::string error = BindOnly(plain, "n1");
+  EXPECT_NE(error.find("asks for no enflame.com/gcu-memory"), std::string::npos)
+      << error;
+  EXPECT_FALSE(GetPod("plain")["spec"].contains("nodeName"));
+
+  json pod = CreatePod(MemoryPod("a", 4));
+  error = BindOnly(pod, "n1");
+  EXPECT_NE(error.find("was not filtered onto node n1"), std::string::npos)
+      << error;
+  EXPECT_FALSE(GetPod("a")["spec"].contains("nodeName"));
+  EXPECT_EQ(Annotation("a", "enflame.com/gcu-device-id"), "");
+  EXPECT_EQ(Inspect("n1")["usedGCU"], 0);
+  // Filtered onto another node only: still refused for n1.
+  CreateNode(SharingNode("n2", 1, 16));
+  WaitForNode("n2");
+  Filter(pod, {"n2"});
+  EXPECT_NE(BindOnly(pod, "n1"), "");
+  EXPECT_EQ(BindOnly(pod, "n2"), "");
+  auto metrics = extender_.Get("/metrics");
+  EXPECT_NE(metrics.body.find(
+                "gcushare_extender_bind_failures_total{stage=\"refused\"} 3"),
+            std::string::npos)
+      << metrics.body;
 }
 
 }  // namespace

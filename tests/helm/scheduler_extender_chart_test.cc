@@ -45,6 +45,8 @@ TEST_F(SchedulerExtenderChartTest, ServiceReachesTheExtenderOn32766) {
   const YAML::Node port = svc["spec"]["ports"][0];
   EXPECT_EQ(port["port"].as<int>(0), 32766);
   EXPECT_EQ(port["targetPort"].as<std::string>(""), "http");
+  // Filter and bind of one pod reach the same replica.
+  EXPECT_EQ(svc["spec"]["sessionAffinity"].as<std::string>(""), "ClientIP");
 
   YAML::Node deploy =
       FindObject(objects, "Deployment", "gcushare-scheduler-extender");
@@ -215,6 +217,7 @@ TEST_F(SchedulerExtenderChartTest, SchemaRejectsBadValues) {
       {"configManager.extenderURL=ftp://x", "extenderURL"},
       {"extender.serviceName=Bad_Name", "serviceName"},
       {"logLevel=chatty", "logLevel"},
+      {"networkPolicy.schedulerCIDRs={10.0.0.1}", "schedulerCIDRs"},
   };
   for (const auto& [set, field] : cases) {
     auto result =
@@ -224,6 +227,37 @@ TEST_F(SchedulerExtenderChartTest, SchemaRejectsBadValues) {
     EXPECT_THAT(result->err, HasSubstr("schema")) << set;
     EXPECT_THAT(result->err, HasSubstr(field)) << set;
   }
+}
+
+TEST_F(SchedulerExtenderChartTest, NetworkPolicyAdmitsOnlySchedulerAndScraper) {
+  EXPECT_FALSE(
+      FindObject(Render(), "NetworkPolicy", "gcushare-scheduler-extender")
+          .IsMap());
+  auto objects = Render(
+      {"--set", "networkPolicy.enabled=true", "--set",
+       "networkPolicy.schedulerCIDRs={10.0.0.10/32,10.0.0.11/32}", "--set",
+       "networkPolicy.metricsFrom[0].namespaceSelector.matchLabels.team=mon"});
+  YAML::Node policy =
+      FindObject(objects, "NetworkPolicy", "gcushare-scheduler-extender");
+  ASSERT_TRUE(policy.IsMap());
+  YAML::Node deploy =
+      FindObject(objects, "Deployment", "gcushare-scheduler-extender");
+  const YAML::Node labels = deploy["spec"]["template"]["metadata"]["labels"];
+  for (const auto& kv : policy["spec"]["podSelector"]["matchLabels"]) {
+    EXPECT_EQ(labels[kv.first.as<std::string>()].as<std::string>(""),
+              kv.second.as<std::string>());
+  }
+  ASSERT_EQ(policy["spec"]["ingress"].size(), 1u);
+  const YAML::Node rule = policy["spec"]["ingress"][0];
+  ASSERT_EQ(rule["from"].size(), 3u);
+  EXPECT_EQ(rule["from"][0]["ipBlock"]["cidr"].as<std::string>(""),
+            "10.0.0.10/32");
+  EXPECT_EQ(rule["from"][1]["ipBlock"]["cidr"].as<std::string>(""),
+            "10.0.0.11/32");
+  EXPECT_EQ(rule["from"][2]["namespaceSelector"]["matchLabels"]["team"]
+                .as<std::string>(""),
+            "mon");
+  EXPECT_EQ(rule["ports"][0]["port"].as<int>(0), 32766);
 }
 
 }  // namespace

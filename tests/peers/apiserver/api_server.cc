@@ -157,6 +157,21 @@ void ApiServer::Dispatch(const std::string& method, const httplib::Request& req,
     WriteStatus(res, ApiStatus::Failure(
                          500, "InternalError",
                          std::string("Internal error occurred: ") + e.what()));
+    return;
+  }
+  const int injected = options_.fail_after_commit
+                           ? options_.fail_after_commit(method, req.path)
+                           : 0;
+  if (injected == 504) {
+    // kube-apiserver's words when the request deadline passed.
+    WriteStatus(res, ApiStatus::Failure(504, "Timeout",
+                                        "Timeout: request did not complete "
+                                        "within requested timeout - context "
+                                        "deadline exceeded"));
+  } else if (injected != 0) {
+    WriteStatus(res, ApiStatus::Failure(injected, "InternalError",
+                                        "Internal error occurred: injected "
+                                        "after the write committed"));
   }
 }
 

@@ -27,6 +27,7 @@
 #include <httplib.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -57,6 +58,15 @@ struct ServerOptions {
   // Split watch lines into HTTP chunks of this many bytes (0: one chunk per
   // line); see watch_handler.h.
   size_t watch_chunk_bytes = 0;
+  // Fault injection for tests of unknown outcomes (in-process servers
+  // only). Called after a request was handled, its writes committed and
+  // journaled; a non-zero HTTP code replaces the answer with a Status of
+  // that code, as kube-apiserver answers 504 "Timeout" when a write
+  // committed in etcd but the request's deadline passed, or 500 when the
+  // connection to etcd broke after the commit. Null or 0: the real answer.
+  // Called concurrently from the worker threads.
+  std::function<int(const std::string& method, const std::string& path)>
+      fail_after_commit;
 };
 
 class ApiServer {
