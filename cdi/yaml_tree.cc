@@ -10,6 +10,7 @@
 
 #include "cdi/key_order.h"
 #include "cdi/yaml_scalar.h"
+#include "json/bounded_parse.h"
 
 namespace gcushare::cdi {
 namespace {
@@ -106,6 +107,7 @@ class Converter {
 };
 
 StatusOr<Json> Load(std::string_view text, std::string_view file_name) {
+  GCUSHARE_RETURN_IF_ERROR(json::CheckYamlDepth(text, file_name));
   Converter converter(file_name);
   std::vector<YAML::Node> documents = YAML::LoadAll(std::string(text));
   if (documents.empty()) {

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "contract/names.h"
+#include "json/bounded_parse.h"
 
 namespace gcushare::contract {
 namespace {
@@ -100,8 +101,9 @@ StatusOr<std::optional<CardAssignment>> DecodeAssignment(
     a.assigned = *v == "true";
   }
   if (const std::string* v = Get(annotations, kPodContainerDevices)) {
-    nlohmann::json parsed = nlohmann::json::parse(*v, nullptr, false);
-    if (parsed.is_discarded() || !parsed.is_object()) {
+    nlohmann::json parsed =
+        json::ParseJson(*v, kPodContainerDevices).value_or(nlohmann::json());
+    if (!parsed.is_object()) {
       return InvalidArgumentError(std::string(kPodContainerDevices) +
                                   ": not a JSON object of container -> "
                                   "card list");
@@ -151,8 +153,10 @@ std::string EncodeNodeCards(const std::vector<NodeCard>& cards) {
 
 StatusOr<std::vector<NodeCard>> DecodeNodeCards(std::string_view text) {
   const std::string where(kNodeDevices);
-  nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
-  if (parsed.is_discarded() || !parsed.is_array()) {
+  auto bounded = json::ParseJson(text, where);
+  if (!bounded.ok()) return bounded.status();
+  const nlohmann::json& parsed = *bounded;
+  if (!parsed.is_array()) {
     return InvalidArgumentError(where + ": not a JSON array");
   }
   std::vector<NodeCard> cards;

@@ -13,6 +13,7 @@
 
 #include "efml/device_numbers.h"
 #include "efml/read_file.h"
+#include "json/bounded_parse.h"
 
 namespace gcushare::efml {
 namespace {
@@ -220,6 +221,9 @@ StatusOr<Inventory> ParseFakeCards(std::string_view yaml,
   StatusOr<Inventory> inventory = InternalError("unreachable");
   // yaml-cpp reports both syntax and conversion errors by throwing; nothing
   // may escape this module.
+  if (Status deep = json::CheckYamlDepth(yaml, file_name); !deep.ok()) {
+    return deep;
+  }
   try {
     YAML::Node root = YAML::Load(std::string(yaml));
     inventory = ParseDocument(problems, root);

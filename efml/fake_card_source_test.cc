@@ -302,5 +302,15 @@ TEST(FakeCardSourceTest, FillsDeviceNumbersOnlyForExistingCharDevices) {
   EXPECT_FALSE(inventory->cards[2].device.minor.has_value());
 }
 
+TEST(ParseFakeCardsTest, DeepNestingIsAnErrorNotACrash) {
+  StatusOr<Inventory> inventory = ParseFakeCards(
+      "cards: " + std::string(200000, '[') + std::string(200000, ']') + "\n",
+      kFile);
+  ASSERT_FALSE(inventory.ok());
+  EXPECT_NE(inventory.status().message().find("nested deeper than 256"),
+            std::string::npos)
+      << inventory.status();
+}
+
 }  // namespace
 }  // namespace gcushare::efml

@@ -3,7 +3,9 @@
 #include <httplib.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "contract/names.h"
 #include "daemon/version.h"
@@ -47,6 +49,11 @@ void ExtenderHttpServer::Route() {
   int threads = options_.worker_threads;
   s.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   s.set_payload_max_length(options_.max_body_bytes);
+  const auto read_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                           options_.read_timeout)
+                           .count();
+  s.set_read_timeout(read_us / 1000000, read_us % 1000000);
+  s.set_keep_alive_timeout(std::max<time_t>(1, read_us / 1000000));
   // No Nagle delay between header and body writes (kube-scheduler waits).
   s.set_tcp_nodelay(true);
   const size_t max_body = options_.max_body_bytes;
@@ -57,7 +64,7 @@ void ExtenderHttpServer::Route() {
           // any other malformed body.
           res.status = 400;
           res.set_content(
-              "request body over " + std::to_string(max_body >> 20) + " MiB\n",
+              "request body over " + std::to_string(max_body) + " bytes\n",
               "text/plain");
           return httplib::Server::HandlerResponse::Handled;
         }
@@ -81,15 +88,33 @@ void ExtenderHttpServer::Route() {
       requests_.WithLabels({verb, std::to_string(reply.status)}).Increment();
     };
   };
-  s.Post(Path("/filter"), timed("filter", [this](const httplib::Request& r) {
-           return service_->Filter(r.body);
+  // POST bodies are read here, not by httplib, so that a body trickling in
+  // is cut off at its deadline instead of holding a worker.
+  auto post = [this, timed](std::string verb, auto verb_handler) {
+    return [this, handler = timed(
+                      verb,
+                      [this, verb_handler](const httplib::Request& req) {
+                        return verb_handler(req.body);
+                      })](const httplib::Request& req, httplib::Response& res,
+                          const httplib::ContentReader& reader) {
+      std::optional<HttpReply> refused = ReadBody(req, reader);
+      if (refused.has_value()) {
+        Reply(res, *refused);
+        res.set_header("Connection", "close");
+        return;
+      }
+      handler(req, res);
+    };
+  };
+  s.Post(Path("/filter"), post("filter", [this](const std::string& body) {
+           return service_->Filter(body);
          }));
   s.Post(Path("/prioritize"),
-         timed("prioritize", [this](const httplib::Request& r) {
-           return service_->Prioritize(r.body);
+         post("prioritize", [this](const std::string& body) {
+           return service_->Prioritize(body);
          }));
-  s.Post(Path("/bind"), timed("bind", [this](const httplib::Request& r) {
-           return service_->Bind(r.body);
+  s.Post(Path("/bind"), post("bind", [this](const std::string& body) {
+           return service_->Bind(body);
          }));
   s.Get(Path("/inspect"), timed("inspect", [this](const httplib::Request&) {
           return HttpReply{200, service_->InspectAll().dump(2) + "\n"};
@@ -125,6 +150,46 @@ void ExtenderHttpServer::Route() {
           res.set_content(registry_->Render(),
                           std::string(metrics::Registry::kContentType).c_str());
         });
+}
+
+std::optional<HttpReply> ExtenderHttpServer::ReadBody(
+    const httplib::Request& req, const httplib::ContentReader& reader) const {
+  // The handler got the Request by const reference, but httplib owns it and
+  // it is ours for this call: the body is kept where handlers look for it.
+  std::string& body = const_cast<httplib::Request&>(req).body;
+  const auto deadline =
+      std::chrono::steady_clock::now() + options_.body_timeout;
+  bool too_slow = false;
+  bool too_big = false;
+  const bool complete = reader([&](const char* data, size_t length) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      too_slow = true;
+      return false;
+    }
+    if (body.size() + length > options_.max_body_bytes) {
+      too_big = true;
+      return false;
+    }
+    body.append(data, length);
+    return true;
+  });
+  if (too_slow) {
+    return HttpReply{408,
+                     "request body not received within " +
+                         std::to_string(options_.body_timeout.count()) +
+                         " ms\n",
+                     "text/plain"};
+  }
+  if (too_big) {
+    return HttpReply{400,
+                     "request body over " +
+                         std::to_string(options_.max_body_bytes) + " bytes\n",
+                     "text/plain"};
+  }
+  if (!complete) {
+    return HttpReply{400, "request body incomplete\n", "text/plain"};
+  }
+  return std::nullopt;
 }
 
 Status ExtenderHttpServer::Start() {

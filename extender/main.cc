@@ -36,6 +36,9 @@ int Run(int argc, char** argv) {
   std::string policy_text = "binpack";
   int threads = 32;
   bool bind_requires_filter = true;
+  double body_timeout_s = 5;
+  double read_timeout_s = 5;
+  int max_body_mib = 8;
   app.add_option("--kubeconfig", kubeconfig,
                  "kubeconfig file for the API server; absent: the in-cluster "
                  "service account configuration");
@@ -59,6 +62,22 @@ int Run(int argc, char** argv) {
                  "worker threads answering HTTP requests")
       ->capture_default_str()
       ->check(CLI::Range(2, 1024));
+  app.add_option("--body-timeout", body_timeout_s,
+                 "seconds within which a POST body must arrive after its "
+                 "headers (408 and the connection closed otherwise), so a "
+                 "client trickling bytes cannot hold a worker")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 600.0));
+  app.add_option("--read-timeout", read_timeout_s,
+                 "seconds a connection may stay silent (idle keep-alive or "
+                 "mid-request) before it is closed")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 600.0));
+  app.add_option("--max-body-mib", max_body_mib,
+                 "largest request body; --http-threads x this must fit the "
+                 "memory limit (with nodeCacheCapable: true bodies are small)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
   app.add_option("--bind-requires-filter", bind_requires_filter,
                  "bind only pods this process filtered onto that node in "
                  "the last 10 minutes (with several replicas, give the "
@@ -99,6 +118,11 @@ int Run(int argc, char** argv) {
   server_options.address = address;
   server_options.port = port;
   server_options.worker_threads = threads;
+  server_options.max_body_bytes = static_cast<size_t>(max_body_mib) << 20;
+  server_options.body_timeout =
+      std::chrono::milliseconds(static_cast<int64_t>(body_timeout_s * 1000));
+  server_options.read_timeout =
+      std::chrono::milliseconds(static_cast<int64_t>(read_timeout_s * 1000));
   server_options.ready = [&nodes, &pods] {
     return nodes.HasSynced() && pods.HasSynced();
   };

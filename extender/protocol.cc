@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "json/bounded_parse.h"
+
 namespace gcushare::extender {
 namespace {
 
@@ -21,10 +23,7 @@ StatusOr<nlohmann::json> ParseObject(std::string_view body,
   if (body.empty()) {
     return InvalidArgumentError(std::string(what) + ": empty body");
   }
-  nlohmann::json parsed = nlohmann::json::parse(body, nullptr, false);
-  if (parsed.is_discarded()) {
-    return InvalidArgumentError(std::string(what) + ": malformed JSON");
-  }
+  GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json parsed, json::ParseJson(body, what));
   if (!parsed.is_object()) {
     return InvalidArgumentError(std::string(what) + ": not a JSON object");
   }

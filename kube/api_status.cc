@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "json/bounded_parse.h"
+
 namespace gcushare::kube {
 namespace {
 
@@ -90,7 +92,7 @@ Status StatusFromApiStatus(const nlohmann::json& status,
 
 Status StatusFromHttpResponse(int http_code, std::string_view body) {
   const nlohmann::json parsed =
-      nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+      json::ParseJson(body, "Status").value_or(nlohmann::json());
   if (parsed.is_object() && StringOrEmpty(parsed, "kind") == "Status") {
     // The HTTP code is authoritative for the response itself.
     nlohmann::json copy = parsed;
@@ -106,7 +108,7 @@ Status StatusFromHttpResponse(int http_code, std::string_view body) {
 std::optional<int> RetryAfterSecondsFromBody(std::string_view body) {
   if (body.empty() || body.front() != '{') return std::nullopt;
   const nlohmann::json parsed =
-      nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+      json::ParseJson(body, "Status").value_or(nlohmann::json());
   if (!parsed.is_object()) return std::nullopt;
   auto details = parsed.find("details");
   if (details == parsed.end() || !details->is_object()) return std::nullopt;

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <utility>
 
+#include "json/bounded_parse.h"
 #include "kube/base64.h"
 
 namespace gcushare::kube {
@@ -254,6 +255,7 @@ class KubeconfigReader {
 StatusOr<ClientConfig> LoadKubeconfig(const std::string& path,
                                       const std::string& context) {
   GCUSHARE_ASSIGN_OR_RETURN(std::string text, ReadWholeFile(path));
+  GCUSHARE_RETURN_IF_ERROR(json::CheckYamlDepth(text, "kubeconfig " + path));
   YAML::Node root;
   try {
     root = YAML::Load(text);

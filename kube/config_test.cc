@@ -264,5 +264,15 @@ TEST_F(InClusterTest, NamespaceDefaultsToDefault) {
   EXPECT_EQ(config->namespace_name, "default");
 }
 
+TEST_F(KubeconfigTest, DeepNestingIsAnErrorNotACrash) {
+  std::string path = Write("clusters: " + std::string(200000, '{') +
+                           std::string(200000, '}') + "\n");
+  StatusOr<ClientConfig> config = LoadKubeconfig(path, "");
+  ASSERT_FALSE(config.ok());
+  EXPECT_NE(config.status().message().find("nested deeper than 256"),
+            std::string::npos)
+      << config.status();
+}
+
 }  // namespace
 }  // namespace gcushare::kube

@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "json/bounded_parse.h"
 #include "kube/api_status.h"
 #include "kube/bearer_auth_http_client.h"
 #include "kube/binding.h"
@@ -90,14 +91,14 @@ StatusOr<nlohmann::json> CurlKubeClient::Call(
     return StatusFromHttpResponse(response.status_code, response.body);
   }
   if (response.body.empty()) return nlohmann::json();
-  nlohmann::json parsed = nlohmann::json::parse(response.body, nullptr,
-                                                /*allow_exceptions=*/false);
-  if (parsed.is_discarded()) {
-    return DataLossError(
-        request.method + " " + request.url + ": HTTP " +
-        std::to_string(response.status_code) +
-        " response is not JSON: " + response.body.substr(0, 120));
+  StatusOr<nlohmann::json> bounded = json::ParseJson(response.body, "response");
+  if (!bounded.ok()) {
+    return DataLossError(request.method + " " + request.url + ": HTTP " +
+                         std::to_string(response.status_code) + " " +
+                         bounded.status().message() + ": " +
+                         response.body.substr(0, 120));
   }
+  nlohmann::json& parsed = *bounded;
   return parsed;
 }
 

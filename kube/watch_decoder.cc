@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "json/bounded_parse.h"
 #include "kube/api_status.h"
 
 namespace gcushare::kube {
@@ -23,6 +24,11 @@ bool IsBlank(std::string_view line) {
 }  // namespace
 
 StatusOr<WatchEvent> ParseWatchEvent(std::string_view line) {
+  if (json::JsonNestingDepth(line, json::kMaxJsonDepth) > json::kMaxJsonDepth) {
+    return Malformed(
+        "nested deeper than " + std::to_string(json::kMaxJsonDepth) + " levels",
+        line);
+  }
   nlohmann::json parsed =
       nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (parsed.is_discarded()) return Malformed("not valid JSON", line);

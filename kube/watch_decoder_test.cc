@@ -97,6 +97,10 @@ TEST(WatchDecoderTest, MalformedLinesAreDataLossWithAPrefix) {
       {"{\"type\":\"ADDED\"}", "no \"object\""},
       {"{\"type\":\"ERROR\",\"object\":\"boom\"}",
        "ERROR event without a Status object"},
+      // 400 KB of nesting used to overflow the stack.
+      {"{\"type\":\"ADDED\",\"object\":{\"x\":" + std::string(200000, '[') +
+           std::string(200000, ']') + "}}",
+       "nested deeper than 100 levels"},
   };
   for (const Case& c : cases) {
     Collector collector;

@@ -140,6 +140,16 @@ class [[nodiscard]] StatusOr {
     if (!ok()) internal::DieBecauseNotOk(status_);
     return std::move(*value_);
   }
+  // The value, or `fallback` when not OK.
+  template <typename U>
+  T value_or(U&& fallback) const& {
+    return ok() ? *value_ : static_cast<T>(std::forward<U>(fallback));
+  }
+  template <typename U>
+  T value_or(U&& fallback) && {
+    return ok() ? std::move(*value_)
+                : static_cast<T>(std::forward<U>(fallback));
+  }
   const T& operator*() const& { return value(); }
   T& operator*() & { return value(); }
   T&& operator*() && { return std::move(*this).value(); }

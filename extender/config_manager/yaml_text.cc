@@ -3,6 +3,8 @@
 #include <exception>
 #include <vector>
 
+#include "json/bounded_parse.h"
+
 namespace gcushare::config_manager {
 namespace {
 
@@ -49,6 +51,7 @@ void Emit(YAML::Emitter& out, const YAML::Node& node) {
 
 StatusOr<YAML::Node> ParseYamlMap(std::string_view text,
                                   std::string_view what) {
+  GCUSHARE_RETURN_IF_ERROR(json::CheckYamlDepth(text, what));
   std::vector<YAML::Node> docs;
   try {
     docs = YAML::LoadAll(std::string(text));

@@ -1,6 +1,11 @@
 // gcushare-scheduler-extender as a real process, over HTTP, against the
 // stand-in API server: the scenarios of the extender issue.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <thread>
@@ -374,6 +379,78 @@ TEST_F(ExtenderHttpTest, BindRefusesNonGcuAndUnfilteredPods) {
                 "gcushare_extender_bind_failures_total{stage=\"refused\"} 3"),
             std::string::npos)
       << metrics.body;
+}
+
+// 400 KB of nested arrays used to end the process (stack overflow in the
+// JSON parser); now it is a 400 naming the limit, and the extender goes on.
+TEST_F(ExtenderHttpTest, DeeplyNestedBodyIs400AndTheExtenderGoesOn) {
+  CreateNode(SharingNode("n1", 1, 16));
+  StartExtender();
+  WaitForNode("n1");
+  const std::string nested =
+      std::string(200000, '[') + std::string(200000, ']');
+  for (const char* verb : {"/filter", "/prioritize", "/bind"}) {
+    auto r = extender_.Post(
+        verb, "{\"Pod\":{\"x\":" + nested + "},\"NodeNames\":[]}");
+    EXPECT_EQ(r.status, 400) << verb;
+    EXPECT_NE(r.body.find("nested deeper than 100 levels"), std::string::npos)
+        << r.body;
+  }
+  json pod = CreatePod(MemoryPod("a", 4));
+  EXPECT_EQ(Filter(pod, {"n1"})["NodeNames"], json::array({"n1"}));
+}
+
+// Clients that send a filter body one byte at a time cannot hold the
+// workers: each is cut off (408) at the body deadline and a normal filter
+// request is answered meanwhile. (Before, with every worker held by such a
+// client, the normal request got no answer at all.)
+TEST_F(ExtenderHttpTest, SlowClientsDoNotStarveFilter) {
+  CreateNode(SharingNode("n1", 1, 16));
+  StartExtender({"--http-threads=4", "--body-timeout=1", "--read-timeout=2"});
+  WaitForNode("n1");
+  json pod = CreatePod(MemoryPod("a", 4));
+  constexpr int kSlow = 16;  // Four times the workers.
+  std::atomic<bool> stop{false};
+  std::atomic<int> cut_off{0};
+  std::vector<std::thread> slow;
+  for (int i = 0; i < kSlow; ++i) {
+    slow.emplace_back([&] {
+      int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+      sockaddr_in addr{};
+      addr.sin_family = AF_INET;
+      addr.sin_port = htons(extender_.port());
+      addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+        ::close(fd);
+        return;
+      }
+      std::string head =
+          "POST /gcushare-scheduler/filter HTTP/1.1\r\nHost: x\r\n"
+          "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n";
+      ::send(fd, head.data(), head.size(), MSG_NOSIGNAL);
+      // One byte every 100 ms (the stimulus, not the verdict) until the
+      // server answers or closes.
+      for (int sent = 0; sent < 100000 && !stop; ++sent) {
+        if (::send(fd, "[", 1, MSG_NOSIGNAL) != 1) break;
+        pollfd p{fd, POLLIN, 0};
+        if (::poll(&p, 1, 100) > 0) {
+          char buf[512];
+          ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+          if (n > 0 && std::string(buf, n).find(" 408 ") != std::string::npos) {
+            ++cut_off;
+          }
+          break;
+        }
+      }
+      ::close(fd);
+    });
+  }
+  // The normal request is answered while slow clients keep coming.
+  json filtered = Filter(pod, {"n1"});
+  EXPECT_EQ(filtered["NodeNames"], json::array({"n1"}));
+  stop = true;
+  for (auto& t : slow) t.join();
+  EXPECT_GT(cut_off.load(), 0);
 }
 
 }  // namespace

@@ -1,0 +1,46 @@
+// Parsing of JSON and YAML that comes from outside the process (request
+// bodies, watch streams, annotations, kubeconfig, card and CDI files) with a
+// bound on nesting depth, checked BEFORE the recursive parsers and
+// destructors of nlohmann::json and yaml-cpp see the text: 400 KB of
+// "[[[[..." would otherwise overflow the stack and end the process.
+//
+// The depth scan is linear and iterative; it counts brackets outside
+// strings (JSON) or outside quoted scalars and comments plus block
+// indentation and compact "- " entries (YAML), an upper bound of the real
+// nesting. Real Kubernetes objects nest fewer than 20 levels.
+//
+// Pure functions; thread-safe. Errors are InvalidArgument naming `what` and
+// the limit.
+#ifndef GCUSHARE_JSON_BOUNDED_PARSE_H_
+#define GCUSHARE_JSON_BOUNDED_PARSE_H_
+
+#include <nlohmann/json.hpp>
+#include <string_view>
+
+#include "status/status.h"
+
+namespace gcushare::json {
+
+// Deepest nesting accepted in JSON.
+inline constexpr int kMaxJsonDepth = 100;
+// Deepest YAML nesting accepted (indentation columns count as levels).
+inline constexpr int kMaxYamlDepth = 256;
+
+// The deepest nesting of [ and { in `text` outside strings; stops early
+// once past `stop_after`.
+int JsonNestingDepth(std::string_view text, int stop_after);
+
+// Parses `text` as JSON; InvalidArgument "<what>: nested deeper than 100
+// levels" or "<what>: malformed JSON".
+StatusOr<nlohmann::json> ParseJson(std::string_view text, std::string_view what,
+                                   int max_depth = kMaxJsonDepth);
+
+// OK when `text` is nested at most `max_depth` levels as YAML (see above);
+// InvalidArgument "<what>: YAML nested deeper than 256 levels" otherwise.
+// Call before YAML::Load / LoadAll.
+Status CheckYamlDepth(std::string_view text, std::string_view what,
+                      int max_depth = kMaxYamlDepth);
+
+}  // namespace gcushare::json
+
+#endif  // GCUSHARE_JSON_BOUNDED_PARSE_H_

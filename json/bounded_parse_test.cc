@@ -1,0 +1,91 @@
+#include "json/bounded_parse.h"
+
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+
+namespace gcushare::json {
+namespace {
+
+std::string Nested(int depth, char open, char close) {
+  return std::string(depth, open) + std::string(depth, close);
+}
+
+TEST(JsonNestingDepthTest, CountsBracketsOutsideStrings) {
+  EXPECT_EQ(JsonNestingDepth("{}", 100), 1);
+  EXPECT_EQ(JsonNestingDepth(R"({"a":[[1],{"b":{}}]})", 100), 4);
+  EXPECT_EQ(JsonNestingDepth(R"({"a":"[[[[[[\"[[["})", 100), 1);
+  EXPECT_EQ(JsonNestingDepth("12", 100), 0);
+  EXPECT_EQ(JsonNestingDepth(Nested(1000, '[', ']'), 100), 101);  // Stops.
+}
+
+TEST(ParseJsonTest, AcceptsUpToTheLimit) {
+  auto parsed = ParseJson(Nested(100, '[', ']'), "body");
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  auto object = ParseJson(R"({"Pod":{"metadata":{"name":"p"}}})", "body");
+  ASSERT_TRUE(object.ok());
+  EXPECT_EQ((*object)["Pod"]["metadata"]["name"], "p");
+}
+
+TEST(ParseJsonTest, RefusesDeeperAndMalformed) {
+  // 400 KB of nesting: a stack overflow in nlohmann's recursive copy or
+  // destructor without the bound.
+  std::string body = "{\"Pod\":{\"x\":" + Nested(200000, '[', ']') + "}}";
+  auto parsed = ParseJson(body, "ExtenderArgs");
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(parsed.status().message(),
+            "ExtenderArgs: nested deeper than 100 levels");
+  auto bad = ParseJson("{\"a\":", "body");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "body: malformed JSON");
+  EXPECT_FALSE(ParseJson(Nested(101, '{', '}'), "b").ok());
+}
+
+TEST(CheckYamlDepthTest, AcceptsRealFiles) {
+  const char* kubeconfig = R"(apiVersion: v1
+kind: Config
+clusters:
+- name: c
+  cluster:
+    server: "https://10.0.0.1:6443"   # [[[[ in a comment
+contexts:
+- context: {cluster: c, user: u}
+  name: x
+users:
+- name: u
+  user: {token: 'it''s [a] token'}
+)";
+  EXPECT_TRUE(CheckYamlDepth(kubeconfig, "kubeconfig").ok());
+  EXPECT_TRUE(CheckYamlDepth("a: [[1, 2], {b: [3]}]\n", "f").ok());
+}
+
+TEST(CheckYamlDepthTest, RefusesDeepFlowBlockAndCompactNesting) {
+  for (const std::string& text :
+       {"a: " + Nested(100000, '[', ']') + "\n",
+        "a: " + Nested(100000, '{', '}') + "\n",
+        std::string(300, ' ') + "a: 1\n",
+        [] {
+          std::string s;
+          for (int i = 0; i < 100000; ++i) s += "- ";
+          return s + "x\n";
+        }(),
+        // A quote inside a plain scalar does not hide what follows.
+        "a: it's " + Nested(100000, '[', ']') + "\n"}) {
+    Status status = CheckYamlDepth(text, "cards.yaml");
+    ASSERT_FALSE(status.ok()) << text.substr(0, 40);
+    EXPECT_EQ(status.message(),
+              "cards.yaml: YAML nested deeper than 256 levels");
+  }
+}
+
+TEST(CheckYamlDepthTest, WhatItAcceptsYamlCppLoads) {
+  std::string text = "a: " + Nested(200, '[', ']') + "\n";
+  ASSERT_TRUE(CheckYamlDepth(text, "f").ok());
+  YAML::Node node = YAML::Load(text);
+  EXPECT_TRUE(node["a"].IsSequence());
+}
+
+}  // namespace
+}  // namespace gcushare::json
