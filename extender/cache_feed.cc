@@ -42,7 +42,13 @@ void PodFeed::OnAdd(const nlohmann::json& pod) {
   }
 }
 
-void PodFeed::OnUpdate(const nlohmann::json&, const nlohmann::json& new_pod) {
+void PodFeed::OnUpdate(const nlohmann::json& old_pod,
+                       const nlohmann::json& new_pod) {
+  // The informer reports a re-created pod as delete + add; should an update
+  // ever carry a new uid, the old incarnation's memory is freed all the same.
+  if (PodIdentity(old_pod).uid != PodIdentity(new_pod).uid) {
+    cache_->RemovePod(old_pod);
+  }
   OnAdd(new_pod);
 }
 

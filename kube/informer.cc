@@ -17,6 +17,10 @@ bool Changed(const nlohmann::json& stored, const nlohmann::json& fresh) {
   return stored != fresh;
 }
 
+std::string UidOf(const nlohmann::json& object) {
+  return StringAt(object, {"metadata", "uid"});
+}
+
 }  // namespace
 
 Informer::Informer(KubeClient* client, Resource resource, std::string ns,
@@ -128,6 +132,11 @@ Status Informer::Relist() {
       auto old = store_.find(key);
       if (old == store_.end()) {
         added.push_back(new_object);
+      } else if (UidOf(*old->second) != UidOf(*new_object)) {
+        // Deleted and re-created under the same name during the gap: the
+        // old incarnation is gone, the new one is new.
+        deleted.push_back(old->second);
+        added.push_back(new_object);
       } else if (Changed(*old->second, *new_object)) {
         updated.emplace_back(old->second, new_object);
       }
@@ -187,7 +196,12 @@ void Informer::Apply(WatchEvent event) {
     old = std::move(slot);
     slot = object;
   }
-  if (old == nullptr) {
+  if (old != nullptr && UidOf(*old) != UidOf(*object)) {
+    // The watch missed the old incarnation's DELETED (it cannot, but a
+    // resumed watch after a restart of the server may): delete, then add.
+    handler_->OnDelete(*old);
+    handler_->OnAdd(*object);
+  } else if (old == nullptr) {
     handler_->OnAdd(*object);
   } else if (event.type == WatchEventType::kModified ||
              Changed(*old, *object)) {

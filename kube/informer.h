@@ -8,7 +8,9 @@
 //   - 410 Gone/Expired (HTTP or ERROR event): relist and reconcile the
 //     store against the fresh list: OnDelete for objects that vanished,
 //     OnUpdate for changed ones, OnAdd for new ones, so that a cache built
-//     on the handler never keeps a ghost and misses no update;
+//     on the handler never keeps a ghost and misses no update; an object
+//     re-created under the same name with a new uid is OnDelete of the old
+//     incarnation then OnAdd of the new one (in a watch event too);
 //   - a malformed event line or a connection error: log, back off, re-watch
 //     from the last resourceVersion (which relists if that is gone).
 //

@@ -216,6 +216,47 @@ TEST(RelistTest, ExpiredWatchRelistsWithoutGhostsOrLostUpdates) {
   EXPECT_TRUE(apiserver.Stop().ok()) << apiserver.output();
 }
 
+// A pod deleted and re-created under the same name while the informer was
+// not watching: the relist reports the old incarnation deleted and the new
+// one added (an update would leave a cache holding the old uid's memory).
+TEST(RelistTest, RecreatedUnderTheSameNameIsDeleteThenAdd) {
+  ApiserverProcess apiserver({"--history=2", "--bookmark-interval=3600000"});
+  ASSERT_TRUE(apiserver.Start().ok()) << apiserver.output();
+  StandInWriter writer(apiserver.port());
+  auto old_pod = writer.CreatePod("again", "p");
+  ASSERT_TRUE(old_pod.ok());
+  auto client = NewClient(apiserver.url());
+  ASSERT_TRUE(client.ok()) << client.status();
+  GatedClock clock;
+  clock.Close();
+  RecordingHandler handler;
+  kube::InformerOptions options = FastInformerOptions(&clock);
+  options.watch_timeout_seconds = 1;
+  Informer informer(client->get(), Resource::Pods(), "again", &handler,
+                    options);
+  informer.Start();
+  ASSERT_TRUE(informer.WaitForSync(kSyncTimeout));
+  ASSERT_TRUE(clock.WaitForHeldSleeps(1, kSyncTimeout));  // Not watching.
+
+  auto gone = writer.DeletePod("again", "p");
+  auto new_pod = writer.CreatePod("again", "p");
+  auto filler = writer.CreatePod("again", "q");  // Expires the history.
+  ASSERT_TRUE(gone.ok() && new_pod.ok() && filler.ok());
+  ASSERT_NE((*new_pod)["metadata"]["uid"], (*old_pod)["metadata"]["uid"]);
+
+  clock.Open();
+  ASSERT_TRUE(handler.WaitForLog(4)) << ::testing::PrintToString(handler.log());
+  EXPECT_EQ(handler.log(),
+            (std::vector<std::string>{
+                "add p@" + Rv(old_pod), "delete p@" + Rv(old_pod),
+                "add p@" + Rv(new_pod), "add q@" + Rv(filler)}));
+  EXPECT_EQ(informer.lists(), 2u);
+  EXPECT_EQ(StoredPods(informer), ServerPods(writer, "again"));
+  informer.Stop();
+  client->reset();
+  EXPECT_TRUE(apiserver.Stop().ok()) << apiserver.output();
+}
+
 // --- 3. The API server crashes and restarts mid-watch. ----------------------
 
 TEST(RestartTest, InformerRecoversWhenTheApiServerRestartsOnTheSamePort) {
