@@ -38,7 +38,8 @@ void PodFeed::OnAdd(const nlohmann::json& pod) {
   Status status = cache_->UpsertPod(pod);
   if (!status.ok()) {
     PodUsage id = PodIdentity(pod);
-    spdlog::error("pod {}: not counted: {}", id.Key(), status.message());
+    spdlog::error("pod {}: GCU assignment unreadable: {}", id.Key(),
+                  status.message());
   }
 }
 

@@ -34,7 +34,13 @@ Status CardCache::UpsertPod(const nlohmann::json& pod) {
     return usage.status();
   }
   if (usage->has_value()) {
+    std::string problem = (*usage)->problem;
     PutPodLocked(std::move(**usage));
+    if (!problem.empty()) {
+      return InvalidArgumentError(
+          problem + " (counted on " +
+          (identity.node.empty() ? "its node" : identity.node) + ")");
+    }
     return OkStatus();
   }
   auto it = pods_.find(identity.uid);
@@ -184,15 +190,22 @@ void CardCache::RecountLocked(const std::string& name) {
   for (const std::string& uid : pods->second) {
     const PodUsage& pod = pods_.at(uid);
     node.pod_uids.insert(uid);
-    for (uint32_t index : pod.cards) {
-      auto s = slot.find(index);
-      if (s == slot.end()) continue;  // Card no longer published.
-      CardUsage& card = node.cards[s->second];
+    auto hold = [&pod](CardUsage& card) {
       if (pod.whole) {
         card.whole = true;
       } else {
         card.used_units += pod.units;
       }
+    };
+    if (pod.cards.empty()) {
+      // Its card is unknown: counted on every card, never freed unseen.
+      for (CardUsage& card : node.cards) hold(card);
+      continue;
+    }
+    for (uint32_t index : pod.cards) {
+      auto s = slot.find(index);
+      if (s == slot.end()) continue;  // Card no longer published.
+      hold(node.cards[s->second]);
     }
   }
 }

@@ -49,8 +49,10 @@ class CardCache {
   void UpsertNode(const nlohmann::json& node);
   void RemoveNode(std::string_view name);
 
-  // From the pod informer. A malformed assignment is InvalidArgument (the
-  // pod is then not counted; the caller logs it).
+  // From the pod informer. An assignment that cannot be read in full is
+  // InvalidArgument (the pod stays counted, on its card or on every card of
+  // its node; the caller logs it); so is an invalid GCU request in the spec
+  // (not counted).
   Status UpsertPod(const nlohmann::json& pod);
   void RemovePod(const nlohmann::json& pod);
 

@@ -99,14 +99,24 @@ TEST(CardCacheTest, NodeLosingItsLabelLeavesAndUnhealthyCardsAreMarked) {
   EXPECT_EQ(cache.node_count(), 0u);
 }
 
-TEST(CardCacheTest, MalformedAnnotationsAreReportedAndNotCounted) {
+// A malformed card list is reported, and the pod stays counted on every
+// card of its node: an edit cannot make memory look free.
+TEST(CardCacheTest, MalformedAnnotationsAreReportedAndStillCounted) {
   CardCache cache;
-  cache.UpsertNode(SharingNode("n1", 1, 16));
+  cache.UpsertNode(SharingNode("n1", 2, 16));
   auto pod = Assigned(MemoryPod("a", 4), "n1", {0}, 16);
   ASSERT_TRUE(cache.UpsertPod(pod).ok());
+  EXPECT_EQ(Used(cache, "n1"), (std::vector<uint64_t>{4, 0}));
   pod["metadata"]["annotations"]["enflame.com/gcu-device-id"] = "zero";
-  EXPECT_FALSE(cache.UpsertPod(pod).ok());
-  EXPECT_EQ(Used(cache, "n1"), (std::vector<uint64_t>{0}));
+  Status status = cache.UpsertPod(pod);
+  EXPECT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("counted on n1"), std::string::npos)
+      << status.message();
+  EXPECT_EQ(Used(cache, "n1"), (std::vector<uint64_t>{4, 4}));
+  pod["metadata"]["annotations"]["enflame.com/gcu-device-id"] = "1";
+  pod["metadata"]["annotations"]["enflame.com/gcu-device-memory-request"] = "0";
+  EXPECT_TRUE(cache.UpsertPod(pod).ok());
+  EXPECT_EQ(Used(cache, "n1"), (std::vector<uint64_t>{0, 4}));
 }
 
 }  // namespace

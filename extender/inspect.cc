@@ -17,16 +17,20 @@ nlohmann::json NodeJson(const std::string& name, const CachedNode& node,
     uint64_t card_used = card.whole ? card.total_units : card.used_units;
     nlohmann::json pod_list = nlohmann::json::array();
     for (const PodUsage& pod : pods) {
-      if (std::find(pod.cards.begin(), pod.cards.end(), card.index) ==
-          pod.cards.end()) {
+      // A pod whose card is unknown is counted (and listed) on every card.
+      if (!pod.cards.empty() && std::find(pod.cards.begin(), pod.cards.end(),
+                                          card.index) == pod.cards.end()) {
         continue;
       }
-      pod_list.push_back({{"name", pod.name},
-                          {"namespace", pod.namespace_name},
-                          {"uid", pod.uid},
-                          {"createTime", pod.create_time},
-                          {"usedGCU", pod.whole ? card.total_units : pod.units},
-                          {"assumed", pod.assumed}});
+      nlohmann::json entry = {
+          {"name", pod.name},
+          {"namespace", pod.namespace_name},
+          {"uid", pod.uid},
+          {"createTime", pod.create_time},
+          {"usedGCU", pod.whole ? card.total_units : pod.units},
+          {"assumed", pod.assumed}};
+      if (!pod.problem.empty()) entry["problem"] = pod.problem;
+      pod_list.push_back(std::move(entry));
     }
     total += card.total_units;
     used += card_used;

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 
+#include "contract/names.h"
+
 namespace gcushare::extender {
 namespace {
 
-std::string StringField(const nlohmann::json& object, const char* key) {
+std::string StringField(const nlohmann::json& object, std::string_view key) {
   if (!object.is_object()) return "";
   auto it = object.find(key);
   if (it == object.end() || !it->is_string()) return "";
@@ -42,19 +44,33 @@ StatusOr<std::optional<PodUsage>> PodUsageFromPod(const nlohmann::json& pod) {
   if (PodFinished(pod)) return std::optional<PodUsage>();
   PodUsage usage = PodIdentity(pod);
   if (usage.node.empty()) return std::optional<PodUsage>();
-  const nlohmann::json& annotations =
-      ObjectField(ObjectField(pod, "metadata"), "annotations");
-  if (!annotations.is_object()) return std::optional<PodUsage>();
-  auto assignment = contract::DecodeAssignment(annotations);
-  if (!assignment.ok()) return assignment.status();
-  if (!assignment->has_value()) return std::optional<PodUsage>();
+  // What the pod holds comes from its spec; annotations (which anyone with
+  // pod patch rights can edit) say only which card.
   auto request = contract::ComputePodRequest(pod);
   if (!request.ok()) return request.status();
-  const contract::CardAssignment& a = **assignment;
-  usage.cards = a.cards;
-  std::sort(usage.cards.begin(), usage.cards.end());
+  if (!request->Wants()) return std::optional<PodUsage>();
   usage.whole = request->cards > 0;
-  usage.units = usage.whole ? 0 : a.request_units;
+  usage.units = usage.whole ? 0 : request->memory_units;
+  usage.card_count = usage.whole ? request->cards : 1;
+  const nlohmann::json& annotations =
+      ObjectField(ObjectField(pod, "metadata"), "annotations");
+  auto assignment = contract::DecodeAssignment(annotations);
+  if (assignment.ok() && assignment->has_value()) {
+    usage.cards = (*assignment)->cards;
+  } else if (!assignment.ok()) {
+    // Another annotation is malformed: the card list may still be readable.
+    usage.problem = assignment.status().message();
+    auto cards = contract::ParseCardList(
+        StringField(annotations, contract::kPodDeviceId));
+    if (cards.ok()) usage.cards = std::move(*cards);
+  } else {
+    usage.problem = "bound to " + usage.node + " without the " +
+                    std::string(contract::kPodDeviceId) + " annotation";
+  }
+  if (usage.cards.empty() && usage.problem.empty()) {
+    usage.problem = std::string(contract::kPodDeviceId) + " names no card";
+  }
+  std::sort(usage.cards.begin(), usage.cards.end());
   return std::optional<PodUsage>(std::move(usage));
 }
 

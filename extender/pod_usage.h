@@ -26,6 +26,12 @@ struct PodUsage {
   bool whole = false;           // Holds its cards entirely.
   // Counted from our own bind, not yet seen assigned through the watch.
   bool assumed = false;
+  // Cards a whole-card pod holds (1 for shared pods).
+  uint32_t card_count = 1;
+  // Why the assignment annotations could not be read in full ("" when
+  // they could). With `cards` empty the pod is counted on EVERY card of its
+  // node (its `units` on each, or each card held whole), never freed.
+  std::string problem;
 
   std::string Key() const { return namespace_name + "/" + name; }
 };
@@ -34,9 +40,11 @@ struct PodUsage {
 // Failed) or that is being deleted with no grace left: it holds nothing.
 bool PodFinished(const nlohmann::json& pod);
 
-// The usage `pod` holds: nullopt when it holds none (no assignment
-// annotations, not on a node, or finished). Malformed assignment
-// annotations are InvalidArgument naming the annotation.
+// The usage `pod` holds: nullopt when it holds none (not on a node,
+// finished, or its spec asks for no GCU resource). Units come from the
+// spec; the annotations give only the card(s). An assignment that cannot
+// be read in full is still counted (see PodUsage::problem). A spec whose
+// GCU request is itself invalid is InvalidArgument.
 StatusOr<std::optional<PodUsage>> PodUsageFromPod(const nlohmann::json& pod);
 
 // The identity fields of `pod` (uid, namespace, name, creationTimestamp).

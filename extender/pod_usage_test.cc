@@ -21,12 +21,57 @@ nlohmann::json PodWith(nlohmann::json containers,
           {"status", {{"phase", "Pending"}}}};
 }
 
-TEST(PodUsageTest, NoAnnotationsHoldsNothing) {
+// Bound (by someone else, or its annotations removed) without our card
+// annotation: still holds its request, on every card of the node.
+TEST(PodUsageTest, BoundWithoutAnnotationsIsCountedOnEveryCard) {
   auto pod = PodWith({Container("main", "enflame.com/gcu-memory", "4")});
+  auto usage = PodUsageFromPod(pod);
+  ASSERT_TRUE(usage.ok());
+  EXPECT_FALSE(usage->has_value());  // Not on a node yet.
   pod["spec"]["nodeName"] = "n1";
+  usage = PodUsageFromPod(pod);
+  ASSERT_TRUE(usage.ok());
+  ASSERT_TRUE(usage->has_value());
+  EXPECT_TRUE((*usage)->cards.empty());
+  EXPECT_EQ((*usage)->units, 4u);
+  EXPECT_NE((*usage)->problem.find("without the enflame.com/gcu-device-id"),
+            std::string::npos)
+      << (*usage)->problem;
+}
+
+// A pod that asks for nothing holds nothing, whatever its annotations say.
+TEST(PodUsageTest, AnnotationsWithoutARequestHoldNothing) {
+  auto pod = PodWith({{{"name", "main"}}});
+  pod["spec"]["nodeName"] = "n1";
+  pod["metadata"]["annotations"] = {{"enflame.com/gcu-device-id", "0"}};
   auto usage = PodUsageFromPod(pod);
   ASSERT_TRUE(usage.ok());
   EXPECT_FALSE(usage->has_value());
+}
+
+// Units come from the spec: editing the request annotation changes nothing.
+TEST(PodUsageTest, EditedRequestAnnotationChangesNothing) {
+  auto pod = PodWith({Container("main", "enflame.com/gcu-memory", "4")});
+  pod["spec"]["nodeName"] = "n1";
+  pod["metadata"]["annotations"] = {
+      {"enflame.com/gcu-device-id", "2"},
+      {"enflame.com/gcu-device-memory-request", "0"}};
+  auto usage = PodUsageFromPod(pod);
+  ASSERT_TRUE(usage.ok());
+  ASSERT_TRUE(usage->has_value());
+  EXPECT_EQ((*usage)->units, 4u);
+  EXPECT_EQ((*usage)->cards, std::vector<uint32_t>{2});
+  EXPECT_EQ((*usage)->problem, "");
+  // A malformed one elsewhere keeps the card it names.
+  pod["metadata"]["annotations"]["enflame.com/gcu-device-memory-request"] =
+      "lots";
+  usage = PodUsageFromPod(pod);
+  ASSERT_TRUE(usage.ok());
+  ASSERT_TRUE(usage->has_value());
+  EXPECT_EQ((*usage)->cards, std::vector<uint32_t>{2});
+  EXPECT_EQ((*usage)->units, 4u);
+  EXPECT_NE((*usage)->problem.find("gcu-device-memory-request"),
+            std::string::npos);
 }
 
 TEST(PodUsageTest, AssignedSharedPod) {
@@ -54,12 +99,18 @@ TEST(PodUsageTest, AssignedSharedPod) {
   EXPECT_FALSE(usage->has_value());
 }
 
-TEST(PodUsageTest, MalformedAnnotationIsAnError) {
+TEST(PodUsageTest, MalformedCardListIsCountedOnEveryCard) {
   auto pod = PodWith({Container("main", "enflame.com/gcu-memory", "4")});
   pod["spec"]["nodeName"] = "n1";
   pod["metadata"]["annotations"] = {{"enflame.com/gcu-device-id", "x"}};
   auto usage = PodUsageFromPod(pod);
-  EXPECT_FALSE(usage.ok());
+  ASSERT_TRUE(usage.ok());
+  ASSERT_TRUE(usage->has_value());
+  EXPECT_TRUE((*usage)->cards.empty());
+  EXPECT_EQ((*usage)->units, 4u);
+  EXPECT_NE((*usage)->problem.find("enflame.com/gcu-device-id"),
+            std::string::npos)
+      << (*usage)->problem;
 }
 
 TEST(BuildAssignmentTest, SharedPodListsEveryRequestingContainer) {

@@ -429,8 +429,11 @@ TEST_F(ExtenderHttpTest, SlowClientsDoNotStarveFilter) {
           "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n";
       ::send(fd, head.data(), head.size(), MSG_NOSIGNAL);
       // One byte every 100 ms (the stimulus, not the verdict) until the
-      // server answers or closes.
-      for (int sent = 0; sent < 100000 && !stop; ++sent) {
+      // server answers or closes (or, without the fix, a bound after the
+      // test is over).
+      for (int sent = 0, after_stop = 0; sent < 100000 && after_stop < 300;
+           ++sent) {
+        if (stop) ++after_stop;
         if (::send(fd, "[", 1, MSG_NOSIGNAL) != 1) break;
         pollfd p{fd, POLLIN, 0};
         if (::poll(&p, 1, 100) > 0) {
@@ -450,7 +453,57 @@ TEST_F(ExtenderHttpTest, SlowClientsDoNotStarveFilter) {
   EXPECT_EQ(filtered["NodeNames"], json::array({"n1"}));
   stop = true;
   for (auto& t : slow) t.join();
-  EXPECT_GT(cut_off.load(), 0);
+  // Every slow client was answered 408 in its turn.
+  EXPECT_EQ(cut_off.load(), kSlow);
+}
+
+// Memory is counted from the pod spec, never from annotations a user can
+// edit; an unreadable card list keeps the pod counted on every card.
+TEST_F(ExtenderHttpTest, EditedAnnotationsCannotFreeMemory) {
+  CreateNode(SharingNode("n1", 2, 16));
+  StartExtender();
+  WaitForNode("n1");
+  json pod = CreatePod(MemoryPod("a", 4));
+  ASSERT_EQ(Bind(pod, "n1"), "");
+  ASSERT_EQ(Annotation("a", "enflame.com/gcu-device-id"), "0");
+  auto edit = [&](const std::string& key, const std::string& value) {
+    json patch = {{"metadata", {{"annotations", {{key, value}}}}}};
+    auto r = api_.Patch("/api/v1/namespaces/default/pods/a", patch.dump(),
+                        "application/merge-patch+json");
+    ASSERT_EQ(r.status, 200) << r.body;
+  };
+  // Events reach the extender in order: once a marker pod created after an
+  // edit shows in /inspect, the edit has been seen too.
+  auto wait_for_marker = [&](const std::string& name) {
+    json marker = extender::testing::Assigned(
+        extender::testing::MemoryPod(name, 1), "n1", {1}, 16);
+    CreatePod(marker);
+    for (int i = 0; i < 1000; ++i) {
+      if (extender_.Get("/inspect/n1").body.find("\"" + name + "\"") !=
+          std::string::npos) {
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    FAIL() << name << " never reached /inspect";
+  };
+  edit("enflame.com/gcu-device-memory-request", "0");
+  wait_for_marker("m1");
+  json view = Inspect("n1");
+  EXPECT_EQ(view["devices"]["0"]["usedGCU"], 4) << view;
+  EXPECT_EQ(view["usedGCU"], 5) << view;
+  // 16 units fit on neither card (card 0 still holds 4).
+  json big = CreatePod(MemoryPod("big", 16));
+  EXPECT_EQ(Filter(big, {"n1"})["NodeNames"], json::array());
+
+  edit("enflame.com/gcu-device-id", "zero");
+  wait_for_marker("m2");
+  view = Inspect("n1");
+  // Counted on both cards now: 4 + 4, plus the two markers.
+  EXPECT_EQ(view["usedGCU"], 10) << view;
+  std::string log =
+      testing::ReadFileOrEmpty(dir_ + "/logs/gcushare-scheduler-extender.log");
+  EXPECT_NE(log.find("counted on n1"), std::string::npos) << log;
 }
 
 }  // namespace
