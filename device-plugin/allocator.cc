@@ -12,11 +12,13 @@
 namespace gcushare::deviceplugin {
 
 Allocator::Allocator(AllocatorOptions options, PodSource* pods,
-                     kube::KubeClient* client, InventoryFn inventory)
+                     kube::KubeClient* client, InventoryFn inventory,
+                     AssignedMarker* marker)
     : options_(std::move(options)),
       pods_(pods),
       client_(client),
-      inventory_(std::move(inventory)) {}
+      inventory_(std::move(inventory)),
+      marker_(marker) {}
 
 uint64_t Allocator::handed_out() const {
   std::lock_guard<std::mutex> lock(mu_);
@@ -67,23 +69,25 @@ StatusOr<v1beta1::ContainerAllocateResponse> Allocator::AllocateContainer(
                  response.status().message());
     return response.status();
   }
+  std::string marked = " (pod marked assigned)";
   if (match->last_container) {
-    nlohmann::json patch = {
-        {"metadata",
-         {{"annotations", {{std::string(contract::kPodAssigned), "true"}}}}}};
-    StatusOr<nlohmann::json> patched =
-        client_->Patch(kube::Resource::Pods(), match->namespace_name,
-                       match->name, kube::PatchType::kMerge, patch, "");
+    Status patched = AssignedMarker::Patch(client_, match->namespace_name,
+                                           match->name, match->uid);
     if (!patched.ok()) {
-      Status error = UnavailableError(fmt::format(
+      // kubelet never calls Allocate again for this admission: failing now
+      // would fail the pod for good. The match stands; the mark is retried
+      // in the background (and the NRI plugin marks the pod too).
+      spdlog::warn(
           "pod {} matches this Allocate of {} unit(s) (container {}, card "
-          "{}), but marking it {}=true failed: {}; nothing was handed out, "
-          "kubelet may retry",
+          "{}), but marking it {}=true failed: {}; handed out anyway, the "
+          "mark is retried in the background",
           match->Key(), units, match->container.name,
           contract::JoinCardList(match->cards), contract::kPodAssigned,
-          patched.status().message()));
-      spdlog::warn("Allocate: {}", error.message());
-      return error;
+          patched.message());
+      if (marker_ != nullptr) {
+        marker_->Mark(match->namespace_name, match->name, match->uid);
+      }
+      marked = " (marking the pod assigned is retried)";
     }
   }
   handed_out_[match->uid].insert(match->container.name);
@@ -91,7 +95,7 @@ StatusOr<v1beta1::ContainerAllocateResponse> Allocator::AllocateContainer(
   spdlog::info("Allocate of {} unit(s): pod {} container {} gets card {}{}",
                units, match->Key(), match->container.name,
                contract::JoinCardList(match->cards),
-               match->last_container ? " (pod marked assigned)" : "");
+               match->last_container ? marked : "");
   return response;
 }
 

@@ -5,9 +5,10 @@
 // then, when none matches, among a fresh list from the API server; builds
 // the container's answer (container_response.h); when it was the pod's last
 // container asking for gcu-memory, patches the pod annotation
-// gcu-device-assigned="true" (merge patch). Only then does it remember the
-// container as handed out, so a failed patch changes nothing and kubelet's
-// retry starts from the same state.
+// gcu-device-assigned="true" (merge patch with the uid as precondition).
+// kubelet does not retry Allocate, so a failed patch does not fail the
+// call: the container is handed out and the mark goes to the
+// AssignedMarker, which retries it in the background.
 //
 // Calls are serialised (one mutex), so identical pods allocated at once are
 // handed out one by one and no pod is matched twice: handed-out containers
@@ -17,9 +18,8 @@
 // Ownership: borrows the pod source, the client and the inventory function,
 // which must outlive it. Thread-safety: thread-safe.
 // Failure: NotFound saying which pods were considered and why none matched;
-// Unavailable when the API server cannot be reached for the fresh list or
-// the patch (the message names the pod); InvalidArgument for IDs that are
-// not ours.
+// Unavailable when the API server cannot be reached for the fresh list;
+// InvalidArgument for IDs that are not ours.
 #ifndef GCUSHARE_DEVICE_PLUGIN_ALLOCATOR_H_
 #define GCUSHARE_DEVICE_PLUGIN_ALLOCATOR_H_
 
@@ -31,6 +31,7 @@
 
 #include "contract/memory_unit.h"
 #include "device-plugin/api/api.pb.h"
+#include "device-plugin/assigned_marker.h"
 #include "device-plugin/container_response.h"
 #include "device-plugin/pod_locator.h"
 #include "device-plugin/pod_source.h"
@@ -50,8 +51,10 @@ class Allocator {
  public:
   using InventoryFn = std::function<efml::Inventory()>;
 
+  // `marker` (may be null: a failed mark is then only logged) retries the
+  // marks whose first patch failed.
   Allocator(AllocatorOptions options, PodSource* pods, kube::KubeClient* client,
-            InventoryFn inventory);
+            InventoryFn inventory, AssignedMarker* marker = nullptr);
 
   StatusOr<v1beta1::ContainerAllocateResponse> AllocateContainer(
       const v1beta1::ContainerAllocateRequest& request);
@@ -72,6 +75,7 @@ class Allocator {
   PodSource* const pods_;
   kube::KubeClient* const client_;
   const InventoryFn inventory_;
+  AssignedMarker* const marker_;
 
   mutable std::mutex mu_;
   HandedOut handed_out_;           // Guarded by mu_.

@@ -72,10 +72,14 @@ Status Plugin::Start() {
     pods_ = std::make_unique<KubePodSource>(client_, config_.node_name, clock_);
     pods_->Start();
     efml::HealthMonitor* monitor = monitor_.get();
+    marker_ =
+        std::make_unique<AssignedMarker>(client_, clock_, config_.node_backoff);
+    marker_->Start();
     allocator_ = std::make_unique<Allocator>(
         AllocatorOptions{config_.node_name, config_.unit,
                          ResponseOptions{config_.device_specs}},
-        pods_.get(), client_, [monitor] { return monitor->Current(); });
+        pods_.get(), client_, [monitor] { return monitor->Current(); },
+        marker_.get());
     server_ = std::make_unique<PluginServer>(socket_path(), &lists_,
                                              allocator_.get());
     if (registrar_ == nullptr) {
@@ -127,6 +131,7 @@ void Plugin::Stop() {
   if (registration_) registration_->Stop();
   lists_.Close();
   if (server_) server_->Stop();
+  if (marker_) marker_->Stop();
   if (pods_) pods_->Stop();
   if (node_sync_) node_sync_->Stop();
   started_ = false;
