@@ -1,6 +1,7 @@
 // Runs gcushare-config-manager as a real process on files in a temporary
-// directory: flags, apply/restore commands, the run mode's SIGTERM restore,
-// all with seccomp on, and byte-compares the originals afterwards.
+// directory: flags, apply/restore commands, SIGTERM keeping the extender,
+// restore on uninstall, all with seccomp on, and byte-compares the originals
+// afterwards.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -111,7 +112,10 @@ TEST(ConfigManagerBinaryTest, ApplyTwiceThenRestoreGivesTheOriginalBytes) {
   EXPECT_EQ(ReadFileOrEmpty(host.state + "/backup/kube-scheduler.yaml"), "");
 }
 
-TEST(ConfigManagerBinaryTest, RunRestoresOnSigterm) {
+// SIGTERM (helm upgrade, node drain, eviction) leaves kube-scheduler
+// calling the extender; only `restore` (the chart's pre-delete hook) puts
+// the original back, and a `run` still up then stops re-applying.
+TEST(ConfigManagerBinaryTest, SigtermKeepsTheExtenderRestoreIsForUninstall) {
   Host host;
   const std::string manifest = Testdata("kube-scheduler-1.27-config.yaml");
   const std::string user = Testdata("scheduler-config-custom.yaml");
@@ -127,7 +131,7 @@ TEST(ConfigManagerBinaryTest, RunRestoresOnSigterm) {
 
   ChildProcess child;
   std::vector<std::string> args = host.Args("run");
-  args.push_back("--resync-period=0");
+  args.push_back("--resync-period=1");
   ASSERT_TRUE(child.Start(args).ok());
   ASSERT_TRUE(child
                   .WaitForOutput("kube-scheduler now calls the extender",
@@ -137,17 +141,40 @@ TEST(ConfigManagerBinaryTest, RunRestoresOnSigterm) {
   EXPECT_NE(ReadFileOrEmpty(user_path).find(kUrl), std::string::npos);
   EXPECT_NE(ReadFileOrEmpty(user_path).find("http://127.0.0.1:8888/other"),
             std::string::npos);
-  EXPECT_NE(ReadFileOrEmpty(host.manifest), local);
+  const std::string applied = ReadFileOrEmpty(host.manifest);
+  EXPECT_NE(applied, local);
 
   ASSERT_TRUE(child.Signal(SIGTERM).ok());
   auto r = child.Wait();
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->exit_code, 0) << r->out;
-  EXPECT_NE(r->out.find("restored kube-scheduler's original"),
+  EXPECT_EQ(r->out.find("restored kube-scheduler's original"),
             std::string::npos)
       << r->out;
+  EXPECT_EQ(ReadFileOrEmpty(host.manifest), applied);
+
+  // Uninstall: the hook runs `restore` while the DaemonSet's pod still
+  // runs; that pod must not put the extender back before it is deleted.
+  ChildProcess again;
+  ASSERT_TRUE(again.Start(args).ok());
+  ASSERT_TRUE(again
+                  .WaitForOutput("keeping kube-scheduler configured",
+                                 std::chrono::seconds(30))
+                  .ok())
+      << again.output();
+  auto restored = RunProcess(host.Args("restore"));
+  ASSERT_TRUE(restored.ok());
+  ASSERT_EQ(restored->exit_code, 0) << restored->err;
+  ASSERT_TRUE(
+      again.WaitForOutput("not re-applying", std::chrono::seconds(30)).ok())
+      << again.output();
   EXPECT_EQ(ReadFileOrEmpty(host.manifest), local);
   EXPECT_EQ(ReadFileOrEmpty(user_path), user);
+  ASSERT_TRUE(again.Signal(SIGTERM).ok());
+  auto stopped = again.Wait();
+  ASSERT_TRUE(stopped.ok());
+  EXPECT_EQ(stopped->exit_code, 0);
+  EXPECT_EQ(ReadFileOrEmpty(host.manifest), local);
 }
 
 TEST(ConfigManagerBinaryTest, BadInputFailsClearlyAndChangesNothing) {

@@ -3,10 +3,17 @@
 // on uninstall. See config_manager.h for what it edits, README.md for
 // operation.
 //
-//   gcushare-config-manager run      apply, re-apply every --resync-period,
-//                                    restore on SIGTERM (the chart's mode)
+//   gcushare-config-manager run      apply, re-apply every --resync-period
+//                                    (the chart's DaemonSet); SIGTERM
+//                                    leaves kube-scheduler configured
+//                                    (an upgrade, drain or eviction must
+//                                    not let it bind GCU pods without the
+//                                    extender)
 //   gcushare-config-manager apply    apply once and exit
-//   gcushare-config-manager restore  restore once and exit
+//   gcushare-config-manager restore  restore once and exit (the chart's
+//                                    pre-delete hook on uninstall); leaves
+//                                    <state-dir>/uninstalled so that a
+//                                    `run` still up stops re-applying
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -36,14 +43,15 @@ struct Flags {
   std::string extender_service;
   int extender_port = contract::kExtenderDefaultPort;
   std::string kubeconfig;
-  bool restore_on_exit = true;
+  bool restore_on_exit = false;
   int resync_seconds = 60;
 };
 
 void AddFlags(CLI::App& app, Flags* f) {
   app.add_option("command", f->command,
-                 "run: apply, keep it applied, restore on SIGTERM; apply: "
-                 "once; restore: put the original files back")
+                 "run: apply and keep it applied (SIGTERM leaves it); "
+                 "apply: once; restore: put the original files back (on "
+                 "uninstall) and stop any run from re-applying")
       ->check(CLI::IsMember({"run", "apply", "restore"}))
       ->capture_default_str();
   app.add_option("--manifest", f->manager.manifest_path,
@@ -78,8 +86,9 @@ void AddFlags(CLI::App& app, Flags* f) {
                  "kubeconfig for --extender-service look-ups; absent: the "
                  "in-cluster service account");
   app.add_flag("--restore-on-exit,!--no-restore-on-exit", f->restore_on_exit,
-               "run: restore the original files on SIGTERM/SIGINT (helm "
-               "uninstall deletes the pod)")
+               "run: also restore the original files on SIGTERM/SIGINT "
+               "(off: an upgrade or a drain also sends SIGTERM; uninstall "
+               "restores through `restore`)")
       ->capture_default_str();
   app.add_option("--resync-period", f->resync_seconds,
                  "run: seconds between re-applying (a kubeadm upgrade "
@@ -111,6 +120,11 @@ Status ApplyOnce(const Flags& f, kube::KubeClient* client, FileSystem* fs) {
     spdlog::debug("kube-scheduler configuration already up to date");
   }
   return Status();
+}
+
+// Left by `restore` (uninstall): a `run` still up stops re-applying.
+std::string UninstalledMarker(const Flags& f) {
+  return f.manager.state_dir + "/uninstalled";
 }
 
 Status RestoreOnce(const Flags& f, FileSystem* fs) {
@@ -171,13 +185,34 @@ int Run(int argc, char** argv) {
   }
   if (f.command == "restore") {
     Status s = RestoreOnce(f, &fs);
+    if (s.ok()) {
+      s = fs.WriteFile(UninstalledMarker(f),
+                       "kube-scheduler restored; `run` does not re-apply\n",
+                       0644);
+    }
     return s.ok() ? daemon.Finish() : daemon.Fail(s);
   }
+  // A new install (or upgrade) starts here: an old uninstall's marker goes.
+  if (Status gone = fs.RemoveFile(UninstalledMarker(f)); !gone.ok()) {
+    return daemon.Fail(gone);
+  }
+  spdlog::info(
+      "keeping kube-scheduler configured (re-applying every {} s); SIGTERM "
+      "leaves it so, `restore` undoes it",
+      f.resync_seconds);
 
   // run: keep it applied until told to stop. Errors (Service not there yet,
   // a manifest being rewritten) are retried, quickly at first.
   const auto resync = std::chrono::seconds(f.resync_seconds);
   while (!daemon.shutdown().Requested()) {
+    if (fs.ReadFile(UninstalledMarker(f)).ok()) {
+      spdlog::info(
+          "{} exists (restored for uninstall): not re-applying; waiting "
+          "for SIGTERM",
+          UninstalledMarker(f));
+      daemon.shutdown().Wait();
+      break;
+    }
     Status s = ApplyOnce(f, client.get(), &fs);
     if (!s.ok()) spdlog::error("apply failed (will retry): {}", s.ToString());
     std::chrono::milliseconds wait = s.ok() ? resync : std::chrono::seconds(5);

@@ -115,8 +115,17 @@ TEST_F(SchedulerExtenderChartTest, DefaultConfigManagerDaemonSet) {
   EXPECT_THAT(args, Contains("--state-dir=/etc/kubernetes/gcushare"));
   EXPECT_THAT(args, Contains(std::string("--extender-service=") +
                              kTestNamespace + "/gcushare-scheduler-extender"));
-  EXPECT_THAT(args, Contains("--restore-on-exit=true"));
-  EXPECT_EQ(HostPathMountedAt(ds, c, "/etc/kubernetes"), "/etc/kubernetes");
+  // SIGTERM (upgrade, drain) must not restore: no restore-on-exit.
+  for (const std::string& arg : args) {
+    EXPECT_THAT(arg, Not(HasSubstr("restore-on-exit")));
+  }
+  // Only the manifests and its own directory, never admin.conf or the CA.
+  EXPECT_EQ(HostPathMountedAt(ds, c, "/etc/kubernetes/manifests"),
+            "/etc/kubernetes/manifests");
+  EXPECT_EQ(HostPathMountedAt(ds, c, "/etc/kubernetes/gcushare"),
+            "/etc/kubernetes/gcushare");
+  EXPECT_EQ(HostPathMountedAt(ds, c, "/etc/kubernetes"), "");
+  EXPECT_EQ(c["volumeMounts"].size(), 3u);
   EXPECT_EQ(HostPathMountedAt(ds, c, "/var/log/topscloud/gcushare"),
             "/var/log/topscloud/gcushare");
 }
@@ -154,7 +163,6 @@ TEST_F(SchedulerExtenderChartTest, NonDefaultValues) {
               "logDir=/data/gcu-logs", "--set", "extender.serviceName=gcu-ext",
               "--set", "configManager.kubernetesVersion=1.23", "--set",
               "configManager.kubernetesDir=/srv/k8s", "--set",
-              "configManager.restoreOnExit=false", "--set",
               "extender.tolerations[0].key=dedicated", "--set",
               "extender.tolerations[0].operator=Exists", "--set",
               "extender.resources.limits.memory=2Gi"});
@@ -177,8 +185,8 @@ TEST_F(SchedulerExtenderChartTest, NonDefaultValues) {
               Contains("--manifest=/srv/k8s/manifests/kube-scheduler.yaml"));
   EXPECT_THAT(args, Contains(std::string("--extender-service=") +
                              kTestNamespace + "/gcu-ext"));
-  EXPECT_THAT(args, Contains("--restore-on-exit=false"));
-  EXPECT_EQ(HostPathMountedAt(ds, m, "/srv/k8s"), "/srv/k8s");
+  EXPECT_EQ(HostPathMountedAt(ds, m, "/srv/k8s/manifests"),
+            "/srv/k8s/manifests");
   YAML::Node role = FindObject(objects, "Role", "gcushare-config-manager");
   EXPECT_EQ(Strings(role["rules"][0]["resourceNames"]),
             std::vector<std::string>{"gcu-ext"});
@@ -258,6 +266,39 @@ TEST_F(SchedulerExtenderChartTest, NetworkPolicyAdmitsOnlySchedulerAndScraper) {
                 .as<std::string>(""),
             "mon");
   EXPECT_EQ(rule["ports"][0]["port"].as<int>(0), 32766);
+}
+
+// Uninstall, and only uninstall, restores kube-scheduler: a pre-delete
+// hook Job, one pod per control-plane node, with the same narrow mounts.
+TEST_F(SchedulerExtenderChartTest, UninstallHookRestoresOnEveryControlPlane) {
+  auto objects = Render({"--set", "configManager.controlPlaneNodes=3"});
+  YAML::Node job = FindObject(objects, "Job", "gcushare-config-restore");
+  ASSERT_TRUE(job.IsMap());
+  EXPECT_EQ(job["metadata"]["annotations"]["helm.sh/hook"].as<std::string>(""),
+            "pre-delete");
+  EXPECT_EQ(job["spec"]["completions"].as<int>(0), 3);
+  EXPECT_EQ(job["spec"]["parallelism"].as<int>(0), 3);
+  const YAML::Node pod = job["spec"]["template"]["spec"];
+  EXPECT_TRUE(pod["nodeSelector"]["node-role.kubernetes.io/control-plane"]);
+  EXPECT_EQ(
+      pod["affinity"]["podAntiAffinity"]
+         ["requiredDuringSchedulingIgnoredDuringExecution"][0]["topologyKey"]
+             .as<std::string>(""),
+      "kubernetes.io/hostname");
+  YAML::Node c = FindContainer(job, "restore");
+  ASSERT_TRUE(c.IsMap());
+  std::vector<std::string> args = Strings(c["args"]);
+  ASSERT_FALSE(args.empty());
+  EXPECT_EQ(args[0], "restore");
+  EXPECT_THAT(
+      args,
+      Contains("--manifest=/etc/kubernetes/manifests/kube-scheduler.yaml"));
+  EXPECT_EQ(HostPathMountedAt(job, c, "/etc/kubernetes/manifests"),
+            "/etc/kubernetes/manifests");
+  EXPECT_EQ(HostPathMountedAt(job, c, "/etc/kubernetes"), "");
+  EXPECT_FALSE(FindObject(Render({"--set", "configManager.enabled=false"}),
+                          "Job", "gcushare-config-restore")
+                   .IsMap());
 }
 
 }  // namespace

@@ -10,3 +10,25 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{- define "gcushare.image" -}}
 {{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
 {{- end -}}
+
+{{/*
+The config manager sees only kubeadm's static pod manifests and its own
+directory, never the rest of the Kubernetes directory (admin.conf, CA keys).
+*/}}
+{{- define "gcushare.configManagerMounts" -}}
+- name: manifests
+  mountPath: {{ .Values.configManager.kubernetesDir }}/manifests
+- name: gcushare-state
+  mountPath: {{ .Values.configManager.kubernetesDir }}/gcushare
+{{- end }}
+
+{{- define "gcushare.configManagerVolumes" -}}
+- name: manifests
+  hostPath:
+    path: {{ .Values.configManager.kubernetesDir }}/manifests
+    type: Directory
+- name: gcushare-state
+  hostPath:
+    path: {{ .Values.configManager.kubernetesDir }}/gcushare
+    type: DirectoryOrCreate
+{{- end }}
