@@ -33,6 +33,22 @@ class ChartTest : public ::testing::Test {
   const std::string chart_;
 };
 
+// The restrictive securityContext every GCUShare container but the
+// (privileged) device plugin runs with: no privilege escalation, a
+// read-only root filesystem, every capability dropped, seccomp
+// RuntimeDefault.
+inline void ExpectRestricted(const YAML::Node& container) {
+  const YAML::Node sc = container["securityContext"];
+  ASSERT_TRUE(sc.IsMap()) << container["name"].as<std::string>("");
+  EXPECT_FALSE(sc["allowPrivilegeEscalation"].as<bool>(true));
+  EXPECT_TRUE(sc["readOnlyRootFilesystem"].as<bool>(false));
+  ASSERT_EQ(sc["capabilities"]["drop"].size(), 1u);
+  EXPECT_EQ(sc["capabilities"]["drop"][0].as<std::string>(""), "ALL");
+  EXPECT_FALSE(sc["capabilities"]["add"].IsDefined());
+  EXPECT_FALSE(sc["privileged"].as<bool>(false));
+  EXPECT_EQ(sc["seccompProfile"]["type"].as<std::string>(""), "RuntimeDefault");
+}
+
 }  // namespace gcushare::testing
 
 #endif  // GCUSHARE_TESTS_HELM_CHART_TEST_H_

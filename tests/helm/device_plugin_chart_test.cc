@@ -130,6 +130,7 @@ TEST_F(DevicePluginChartTest, DefaultNriPluginDaemonSet) {
   YAML::Node c = FindContainer(ds, "nri-plugin");
   ASSERT_TRUE(c.IsMap());
   EXPECT_EQ(EnvFieldPath(c, "NODE_NAME"), "spec.nodeName");
+  ExpectRestricted(c);
   std::vector<std::string> args = Strings(c["args"]);
   EXPECT_THAT(args, Contains("--node-name=$(NODE_NAME)"));
   EXPECT_THAT(args, Contains("--nri-socket=/var/run/nri/nri.sock"));

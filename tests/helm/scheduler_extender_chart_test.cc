@@ -89,6 +89,7 @@ TEST_F(SchedulerExtenderChartTest, DefaultExtenderDeployment) {
             "/gcushare-scheduler/version");
   EXPECT_EQ(HostPathMountedAt(deploy, c, "/var/log/topscloud/gcushare"),
             "/var/log/topscloud/gcushare");
+  ExpectRestricted(c);
 }
 
 TEST_F(SchedulerExtenderChartTest, DefaultConfigManagerDaemonSet) {
@@ -126,6 +127,7 @@ TEST_F(SchedulerExtenderChartTest, DefaultConfigManagerDaemonSet) {
             "/etc/kubernetes/gcushare");
   EXPECT_EQ(HostPathMountedAt(ds, c, "/etc/kubernetes"), "");
   EXPECT_EQ(c["volumeMounts"].size(), 3u);
+  ExpectRestricted(c);
   EXPECT_EQ(HostPathMountedAt(ds, c, "/var/log/topscloud/gcushare"),
             "/var/log/topscloud/gcushare");
 }
@@ -296,6 +298,7 @@ TEST_F(SchedulerExtenderChartTest, UninstallHookRestoresOnEveryControlPlane) {
   EXPECT_EQ(HostPathMountedAt(job, c, "/etc/kubernetes/manifests"),
             "/etc/kubernetes/manifests");
   EXPECT_EQ(HostPathMountedAt(job, c, "/etc/kubernetes"), "");
+  ExpectRestricted(c);
   EXPECT_FALSE(FindObject(Render({"--set", "configManager.enabled=false"}),
                           "Job", "gcushare-config-restore")
                    .IsMap());
