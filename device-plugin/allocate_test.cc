@@ -96,6 +96,13 @@ TEST_F(AllocateTest, MultiContainerPodOneContainerPerCall) {
 
 TEST_F(AllocateTest, AnswersWithCdiAnnotationEnvAndDeviceSpec) {
   f_.CreateBoundPod({.name = "p", .card = 5});
+  // GetPreferredAllocation reads the informer's pods only: wait until it
+  // has this one (otherwise the preferred IDs depend on timing).
+  auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (f_.plugin().pod_source()->Known().empty() &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(10ms);
+  }
   auto r = f_.Allocate(4);
   ASSERT_TRUE(r.ok()) << r.status();
   // GetPreferredAllocation steered kubelet to card 5's IDs.
@@ -149,6 +156,27 @@ TEST_F(AllocateTest, ApiServerGoneDuringAllocateStillHandsOutTheCard) {
   // The container was handed out once: the same request finds no pod now.
   auto again = f_.Allocate(4);
   EXPECT_EQ(again.status().code(), StatusCode::kNotFound) << again.status();
+}
+
+// With the NRI plugin handing out cards, Allocate answers the environment
+// only: no CDI device and no DeviceSpec, whose device-cgroup allow rule
+// would stay in the container's spec for a wrongly guessed card after NRI
+// removed its device node.
+TEST(AllocateNriTest, DevicesFromNriAnswersNoDeviceAndNoCdi) {
+  testing::FixtureOptions options;
+  options.devices_from_nri = true;
+  PluginFixture f(options);
+  ASSERT_TRUE(f.StartPlugin().ok());
+  ASSERT_TRUE(f.WaitForDevices(128));
+  f.CreateBoundPod({.name = "p", .card = 3});
+  auto r = f.Allocate(4);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const auto& c = r->response;
+  EXPECT_EQ(c.devices_size(), 0);
+  EXPECT_EQ(c.cdi_devices_size(), 0);
+  EXPECT_TRUE(c.annotations().empty());
+  EXPECT_EQ(c.envs().at("ENFLAME_VISIBLE_DEVICES"), "3");
+  EXPECT_EQ(c.envs().at("GCUSHARE_MEMORY_LIMIT_MB"), "4096");
 }
 
 }  // namespace

@@ -23,6 +23,21 @@ void AddDeviceSpec(const std::string& container_path,
   spec->set_permissions("rw");
 }
 
+// ENFLAME_VISIBLE_DEVICES and the memory environment of DESIGN.md.
+void AddEnvironment(const PodMatch& match,
+                    const std::vector<const efml::Card*>& cards,
+                    contract::MemoryUnit unit,
+                    v1beta1::ContainerAllocateResponse& response) {
+  auto& envs = *response.mutable_envs();
+  envs[std::string(contract::kEnvVisibleDevices)] =
+      contract::JoinCardList(match.cards);
+  envs[std::string(contract::kEnvMemoryLimitMb)] =
+      std::to_string(unit.MibOfUnits(match.container.memory_units));
+  envs[std::string(contract::kEnvMemoryTotalMb)] =
+      std::to_string(cards.front()->memory_mib);
+  envs[std::string(contract::kEnvMemoryUnit)] = unit.ToString();
+}
+
 }  // namespace
 
 std::string CdiAnnotationKey(const std::vector<uint32_t>& cards) {
@@ -54,6 +69,10 @@ StatusOr<v1beta1::ContainerAllocateResponse> BuildContainerResponse(
     return FailedPreconditionError("pod " + match.Key() +
                                    " is assigned no card");
   }
+  if (options.devices_from_nri) {
+    AddEnvironment(match, cards, unit, response);
+    return response;
+  }
   std::string names;
   for (const efml::Card* card : cards) {
     std::string name =
@@ -64,14 +83,7 @@ StatusOr<v1beta1::ContainerAllocateResponse> BuildContainerResponse(
   }
   (*response.mutable_annotations())[CdiAnnotationKey(match.cards)] = names;
 
-  auto& envs = *response.mutable_envs();
-  envs[std::string(contract::kEnvVisibleDevices)] =
-      contract::JoinCardList(match.cards);
-  envs[std::string(contract::kEnvMemoryLimitMb)] =
-      std::to_string(unit.MibOfUnits(match.container.memory_units));
-  envs[std::string(contract::kEnvMemoryTotalMb)] =
-      std::to_string(cards.front()->memory_mib);
-  envs[std::string(contract::kEnvMemoryUnit)] = unit.ToString();
+  AddEnvironment(match, cards, unit, response);
 
   if (options.device_specs) {
     for (const efml::Card* card : cards) {

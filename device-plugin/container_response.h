@@ -28,6 +28,14 @@ namespace gcushare::deviceplugin {
 
 struct ResponseOptions {
   bool device_specs = true;  // Add DeviceSpecs (runtimes without CDI).
+  // The NRI plugin hands out the card: answer no CDI device (field or
+  // annotation) and no DeviceSpec. Allocate may guess the wrong pod among
+  // identical ones, and the device-cgroup allow rule a CDI device or
+  // DeviceSpec adds for that card stays in the container's spec even after
+  // NRI removes the device node (containerd applies no device-cgroup rules
+  // from a plugin), so a process with CAP_MKNOD could open another pod's
+  // card. The environment is still answered (NRI sets it again).
+  bool devices_from_nri = false;
 };
 
 // "cdi.k8s.io/enflame.com.gcu_0-1" for cards {0, 1}.

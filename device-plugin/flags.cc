@@ -71,6 +71,12 @@ void AddPluginFlags(CLI::App& app, CommandLine* line) {
                  "(and control nodes), for runtimes without CDI. "
                  "--device-specs=false leaves the devices to CDI alone.")
       ->capture_default_str();
+  app.add_option("--devices-from-nri", line->devices_from_nri,
+                 "The NRI plugin runs on this node and hands out the cards: "
+                 "answer Allocate with the environment only (no CDI device, "
+                 "no DeviceSpec), so that a wrong guess among identical pods "
+                 "leaves no device-cgroup rule for another pod's card.")
+      ->capture_default_str();
   app.add_option("--advertise-mode", line->advertise_mode,
                  "auto: list device IDs to kubelet while the list fits the "
                  "--list-budget-bytes, else node-status mode; device-ids or "
@@ -117,6 +123,7 @@ StatusOr<PluginConfig> MakePluginConfig(const CLI::App& app,
   config.device_plugin_dir = line.device_plugin_dir;
   config.cdi_dir = line.cdi_dir;
   config.device_specs = line.device_specs;
+  config.devices_from_nri = line.devices_from_nri;
   config.list_budget_bytes = static_cast<size_t>(line.list_budget_bytes);
   config.health_interval = Millis(line.health_interval_seconds);
   config.socket_poll_interval = Millis(line.socket_poll_seconds);

@@ -24,6 +24,7 @@ struct CommandLine {
   std::string device_plugin_dir = "/var/lib/kubelet/device-plugins";
   std::string cdi_dir = "/var/run/cdi";
   bool device_specs = true;
+  bool devices_from_nri = false;
   std::string advertise_mode = "auto";
   uint64_t list_budget_bytes = kDefaultListBudgetBytes;
   double health_interval_seconds = 5;

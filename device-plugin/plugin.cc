@@ -76,8 +76,9 @@ Status Plugin::Start() {
         std::make_unique<AssignedMarker>(client_, clock_, config_.node_backoff);
     marker_->Start();
     allocator_ = std::make_unique<Allocator>(
-        AllocatorOptions{config_.node_name, config_.unit,
-                         ResponseOptions{config_.device_specs}},
+        AllocatorOptions{
+            config_.node_name, config_.unit,
+            ResponseOptions{config_.device_specs, config_.devices_from_nri}},
         pods_.get(), client_, [monitor] { return monitor->Current(); },
         marker_.get());
     server_ = std::make_unique<PluginServer>(socket_path(), &lists_,

@@ -58,6 +58,7 @@ struct PluginConfig {
   std::string endpoint = std::string(kDefaultEndpoint);
   std::string cdi_dir = "/var/run/cdi";
   bool device_specs = true;
+  bool devices_from_nri = false;  // See ResponseOptions.
   AdvertiseModeFlag mode = AdvertiseModeFlag::kAuto;
   size_t list_budget_bytes = kDefaultListBudgetBytes;
   std::chrono::milliseconds health_interval{5000};

@@ -99,6 +99,7 @@ Status PluginFixture::StartPlugin() {
   config.device_plugin_dir = plugin_dir_;
   config.cdi_dir = cdi_dir_;
   config.mode = options_.mode;
+  config.devices_from_nri = options_.devices_from_nri;
   config.health_interval = options_.health_interval;
   config.socket_poll_interval = std::chrono::milliseconds(50);
   config.register_backoff = {std::chrono::milliseconds(50),

@@ -40,6 +40,7 @@ struct FixtureOptions {
   std::string cards_yaml = CardsYaml(8, 16384);
   std::string unit = "1";
   AdvertiseModeFlag mode = AdvertiseModeFlag::kAuto;
+  bool devices_from_nri = false;
   bool start_kubelet = true;
   // Health is polled only when a test calls PollHealth() unless set.
   std::chrono::milliseconds health_interval{std::chrono::hours(1)};

@@ -218,15 +218,12 @@ std::vector<std::string> LocalCluster::Argv(Piece piece) const {
               logs,
               level};
     case Piece::kDevicePlugin:
-      return {Binary("device-plugin/gcushare-device-plugin"),
-              kubeconfig,
-              node,
-              "--memory-unit=" + o.memory_unit,
-              "--fake-cards=" + o.cards_file,
+      return {Binary("device-plugin/gcushare-device-plugin"), kubeconfig, node,
+              "--memory-unit=" + o.memory_unit, "--fake-cards=" + o.cards_file,
               "--cdi-dir=" + o.work_dir + "/cdi",
               "--device-plugin-dir=" + o.work_dir + "/dp",
-              "--socket-poll-interval=0.2",
-              logs,
+              // As the chart runs it beside the NRI plugin.
+              "--devices-from-nri=true", "--socket-poll-interval=0.2", logs,
               level};
     case Piece::kNriRuntime:
       return {Binary("tests/peers/nri_runtime/nri-runtime"),

@@ -104,6 +104,7 @@ TEST_F(DevicePluginChartTest, DefaultDevicePluginDaemonSet) {
   EXPECT_THAT(args,
               Contains("--device-plugin-dir=/var/lib/kubelet/device-plugins"));
   EXPECT_THAT(args, Contains("--cdi-dir=/var/run/cdi"));
+  EXPECT_THAT(args, Contains("--devices-from-nri=true"));
   EXPECT_THAT(args, Contains("--log-dir=/var/log/topscloud/gcushare"));
   EXPECT_THAT(args, Contains("--log-level=info"));
   EXPECT_EQ(HostPathMountedAt(ds, c, "/var/lib/kubelet/device-plugins"),
@@ -240,6 +241,10 @@ TEST_F(DevicePluginChartTest, NriPluginCanBeTurnedOff) {
       FindObject(objects, "ClusterRole", "gcushare-nri-plugin").IsMap());
   EXPECT_FALSE(
       FindObject(objects, "ServiceAccount", "gcushare-nri-plugin").IsMap());
+  // Without NRI, Allocate hands out the devices itself.
+  YAML::Node dp = FindObject(objects, "DaemonSet", "gcushare-device-plugin");
+  EXPECT_THAT(Strings(FindContainer(dp, "device-plugin")["args"]),
+              Contains("--devices-from-nri=false"));
 }
 
 TEST_F(DevicePluginChartTest, NumericMemoryUnitFromValuesFile) {
