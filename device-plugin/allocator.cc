@@ -13,7 +13,7 @@ namespace gcushare::deviceplugin {
 
 Allocator::Allocator(AllocatorOptions options, PodSource* pods,
                      kube::KubeClient* client, InventoryFn inventory,
-                     AssignedMarker* marker)
+                     assignment::AssignedMarker* marker)
     : options_(std::move(options)),
       pods_(pods),
       client_(client),
@@ -71,8 +71,8 @@ StatusOr<v1beta1::ContainerAllocateResponse> Allocator::AllocateContainer(
   }
   std::string marked = " (pod marked assigned)";
   if (match->last_container) {
-    Status patched = AssignedMarker::Patch(client_, match->namespace_name,
-                                           match->name, match->uid);
+    Status patched = assignment::AssignedMarker::Patch(
+        client_, match->namespace_name, match->name, match->uid);
     if (!patched.ok()) {
       // kubelet never calls Allocate again for this admission: failing now
       // would fail the pod for good. The match stands; the mark is retried

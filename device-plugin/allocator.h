@@ -29,9 +29,9 @@
 #include <string>
 #include <vector>
 
+#include "assignment/assigned_marker.h"
 #include "contract/memory_unit.h"
 #include "device-plugin/api/api.pb.h"
-#include "device-plugin/assigned_marker.h"
 #include "device-plugin/container_response.h"
 #include "device-plugin/pod_locator.h"
 #include "device-plugin/pod_source.h"
@@ -54,7 +54,8 @@ class Allocator {
   // `marker` (may be null: a failed mark is then only logged) retries the
   // marks whose first patch failed.
   Allocator(AllocatorOptions options, PodSource* pods, kube::KubeClient* client,
-            InventoryFn inventory, AssignedMarker* marker = nullptr);
+            InventoryFn inventory,
+            assignment::AssignedMarker* marker = nullptr);
 
   StatusOr<v1beta1::ContainerAllocateResponse> AllocateContainer(
       const v1beta1::ContainerAllocateRequest& request);
@@ -75,7 +76,7 @@ class Allocator {
   PodSource* const pods_;
   kube::KubeClient* const client_;
   const InventoryFn inventory_;
-  AssignedMarker* const marker_;
+  assignment::AssignedMarker* const marker_;
 
   mutable std::mutex mu_;
   HandedOut handed_out_;           // Guarded by mu_.

@@ -73,7 +73,7 @@ Status Plugin::Start() {
     pods_->Start();
     efml::HealthMonitor* monitor = monitor_.get();
     marker_ =
-        std::make_unique<AssignedMarker>(client_, clock_, config_.node_backoff);
+        std::make_unique<assignment::AssignedMarker>(client_, clock_, config_.node_backoff);
     marker_->Start();
     allocator_ = std::make_unique<Allocator>(
         AllocatorOptions{

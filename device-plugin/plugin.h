@@ -112,7 +112,7 @@ class Plugin {
   std::unique_ptr<KubeNodePublisher> publisher_;
   std::unique_ptr<NodeSync> node_sync_;
   std::unique_ptr<KubePodSource> pods_;
-  std::unique_ptr<AssignedMarker> marker_;
+  std::unique_ptr<assignment::AssignedMarker> marker_;
   std::unique_ptr<Allocator> allocator_;
   std::unique_ptr<PluginServer> server_;
   std::unique_ptr<RegistrationLoop> registration_;

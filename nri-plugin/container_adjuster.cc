@@ -4,6 +4,7 @@
 
 #include "contract/annotations.h"
 #include "contract/names.h"
+#include "contract/pod_request.h"
 #include "kube/resource.h"
 #include "nri-plugin/adjustment.h"
 #include "nri-plugin/card_request.h"
@@ -22,19 +23,38 @@ std::string PodName(const api::PodSandbox& pod) {
   return pod.namespace_() + "/" + pod.name();
 }
 
+// Whether `container` of `pod` sets a limit on a GCU resource (an app,
+// init or sidecar container).
+bool AsksForGcu(const nlohmann::json& pod, const std::string& container) {
+  StatusOr<contract::PodRequest> request = contract::ComputePodRequest(pod);
+  if (!request.ok()) return false;
+  for (const contract::ContainerRequest& c : request->containers) {
+    if (c.name == container && c.Wants()) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 ContainerAdjuster::ContainerAdjuster(DeviceNodes* nodes,
                                      kube::KubeClient* client,
                                      NodeInfoCache* node_info,
-                                     AdjusterOptions options)
+                                     AdjusterOptions options, PodCache* pods,
+                                     assignment::AssignedMarker* marker)
     : nodes_(nodes),
       client_(client),
       node_info_(node_info),
-      options_(options) {}
+      options_(options),
+      pods_(pods),
+      marker_(marker) {}
 
 StatusOr<nlohmann::json> ContainerAdjuster::ReadPod(
     const api::PodSandbox& pod) {
+  if (pods_ != nullptr) {
+    GCUSHARE_ASSIGN_OR_RETURN(PodCache::PodPtr cached,
+                              pods_->Find(pod.uid(), PodName(pod)));
+    return *cached;
+  }
   if (client_ == nullptr) {
     return FailedPreconditionError(
         "pod " + PodName(pod) +
@@ -62,7 +82,7 @@ StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
 
   std::optional<nlohmann::json> pod_object;
   nlohmann::json annotations = AnnotationsJson(pod.annotations());
-  if (pod.annotations().empty() && client_ != nullptr) {
+  if (pod.annotations().empty() && (client_ != nullptr || pods_ != nullptr)) {
     GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json object, ReadPod(pod));
     pod_object = std::move(object);
     annotations = (*pod_object)["metadata"].value("annotations",
@@ -84,6 +104,22 @@ StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
         ResolveContainerCards(annotations, container.name(), &*pod_object);
     if (!resolved.ok()) return resolved.status().WithContext(who);
     if (!resolved->has_value()) return response;
+  }
+  if (pods_ != nullptr) {
+    // Annotations say which card; only the spec says whether the container
+    // asked for one (annotations alone are anyone's to set).
+    if (!pod_object.has_value()) {
+      StatusOr<nlohmann::json> object = ReadPod(pod);
+      if (!object.ok()) return object.status().WithContext(who);
+      pod_object = std::move(*object);
+    }
+    if (!AsksForGcu(*pod_object, container.name())) {
+      spdlog::warn(
+          "{}: carries a GCU assignment in its annotations but its spec "
+          "asks for no {} or {}: no card handed out",
+          who, contract::kResourceMemory, contract::kResourceCount);
+      return response;
+    }
   }
   const ContainerCards& cards = **resolved;
 
@@ -140,12 +176,17 @@ StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
 void ContainerAdjuster::MarkAssigned(const api::PodSandbox& pod,
                                      const nlohmann::json& annotations,
                                      const std::string& who) {
-  if (client_ == nullptr) return;
   const std::string key(contract::kPodAssigned);
   if (annotations.is_object() && annotations.contains(key) &&
       annotations[key] == "true") {
     return;  // The device plugin (or an earlier container) said so.
   }
+  if (marker_ != nullptr) {
+    // Never on this path: the API server may be slow or gone.
+    marker_->Mark(pod.namespace_(), pod.name(), pod.uid());
+    return;
+  }
+  if (client_ == nullptr) return;
   // Whole-card pods never pass through Allocate, and node-status mode skips
   // it for shared pods: the card is handed out here (DESIGN.md).
   nlohmann::json patch = {{"metadata", {{"annotations", {{key, "true"}}}}}};

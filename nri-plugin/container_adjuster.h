@@ -7,9 +7,15 @@
 // Where facts come from, in order:
 //   - assignment: the PodSandbox's annotations (containerd passes the pod's
 //     annotations); only when the sandbox carries no annotations at all is
-//     the pod read from the API server;
+//     the pod object used;
+//   - the pod object: from the PodCache (a watch of this node's pods) when
+//     there is one, never from the API server on this path: containerd
+//     creates the container unadjusted when a plugin misses its deadline.
+//     With a PodCache, a card goes only to a container whose spec asks for
+//     enflame.com/gcu-memory or enflame.com/gcu-count; annotations alone
+//     (anyone can set them) get nothing, and a warning says why;
 //   - a shared container's own limit: the annotations when it is the pod's
-//     only GCU container, else the pod spec from the API server;
+//     only GCU container, else the pod spec;
 //   - memory unit: the pod annotation enflame.com/gcu-memory-unit, else the
 //     node annotation of the same name, else the --memory-unit flag;
 //   - card size: the pod annotation gcu-device-memory, else the node's
@@ -18,21 +24,24 @@
 // Failure (the runtime then fails this container's creation, and kubelet
 // retries): a missing host device node (kNotFound: a container never runs
 // without its card), malformed annotations (kInvalidArgument), a pod spec
-// needed but unreadable (kUnavailable or the API's error). Containers that
-// asked for nothing get an empty response. After a card is handed out, a pod
-// not yet marked gcu-device-assigned=true (whole-card pods, node-status mode)
-// is patched so (best effort).
+// needed but not in the PodCache after its bounded wait (kNotFound).
+// Containers that asked for nothing get an empty response. After a card is
+// handed out, a pod not yet marked gcu-device-assigned=true (whole-card
+// pods, node-status mode) is marked so in the background (AssignedMarker),
+// or synchronously (best effort) without one.
 //
 // Ownership: borrows everything. Thread-safety: CreateContainer may run
 // concurrently.
 #ifndef GCUSHARE_NRI_PLUGIN_CONTAINER_ADJUSTER_H_
 #define GCUSHARE_NRI_PLUGIN_CONTAINER_ADJUSTER_H_
 
+#include "assignment/assigned_marker.h"
 #include "contract/memory_unit.h"
 #include "kube/kube_client.h"
 #include "nri-plugin/api/api.pb.h"
 #include "nri-plugin/device_nodes.h"
 #include "nri-plugin/node_info.h"
+#include "nri-plugin/pod_cache.h"
 #include "status/status.h"
 
 namespace gcushare::nri {
@@ -45,9 +54,13 @@ struct AdjusterOptions {
 
 class ContainerAdjuster {
  public:
-  // `client` and `node_info` may be null: no API server access.
+  // `client` and `node_info` may be null: no API server access. `pods`
+  // (may be null: the pod is then read from `client`, and annotations are
+  // trusted) and `marker` (may be null) keep the API server off this path.
   ContainerAdjuster(DeviceNodes* nodes, kube::KubeClient* client,
-                    NodeInfoCache* node_info, AdjusterOptions options);
+                    NodeInfoCache* node_info, AdjusterOptions options,
+                    PodCache* pods = nullptr,
+                    assignment::AssignedMarker* marker = nullptr);
 
   StatusOr<api::CreateContainerResponse> CreateContainer(
       const api::CreateContainerRequest& request);
@@ -63,6 +76,8 @@ class ContainerAdjuster {
   kube::KubeClient* client_;
   NodeInfoCache* node_info_;
   AdjusterOptions options_;
+  PodCache* pods_;
+  assignment::AssignedMarker* marker_;
 };
 
 }  // namespace gcushare::nri

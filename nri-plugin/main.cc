@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "assignment/assigned_marker.h"
 #include "contract/memory_unit.h"
 #include "contract/names.h"
 #include "daemon/daemon.h"
@@ -18,10 +19,12 @@
 #include "kube/clock.h"
 #include "kube/config.h"
 #include "kube/curl_kube_client.h"
+#include "kube/informer.h"
 #include "nri-plugin/container_adjuster.h"
 #include "nri-plugin/device_nodes.h"
 #include "nri-plugin/node_info.h"
 #include "nri-plugin/plugin.h"
+#include "nri-plugin/pod_cache.h"
 #include "nri-plugin/protocol.h"
 
 namespace {
@@ -50,6 +53,7 @@ int main(int argc, char** argv) {
   std::string kubeconfig;
   std::string memory_unit = "1";
   std::string dev_root = "/";
+  int pod_wait_ms = 500;
   int registration_timeout_ms = 5000;
   CLI::App& app = daemon.app();
   app.add_option("--nri-socket", options.session.socket_path,
@@ -75,6 +79,11 @@ int main(int argc, char** argv) {
   app.add_option("--dev-root", dev_root,
                  "Directory under which the host's /dev/gcu<N> nodes are "
                  "read (default /); demos point it at stand-in nodes.");
+  app.add_option("--pod-wait", pod_wait_ms,
+                 "Milliseconds CreateContainer waits for a pod its watch has "
+                 "not brought yet before failing that container (kubelet "
+                 "retries); well inside the runtime's 2 s (default 500).")
+      ->check(CLI::Range(0, 1500));
   app.add_option("--registration-timeout", registration_timeout_ms,
                  "Milliseconds to wait for the runtime to accept the "
                  "registration (default 5000).");
@@ -123,19 +132,39 @@ int main(int argc, char** argv) {
         config.status().message(), unit->ToString());
   }
 
+  // This node's pods from a watch, and assigned-marks in the background:
+  // CreateContainer never waits on the API server.
+  plugin_ns::PodCache pods{std::chrono::milliseconds(pod_wait_ms)};
+  std::unique_ptr<kube::Informer> pod_informer;
+  std::unique_ptr<gcushare::assignment::AssignedMarker> marker;
+  if (client != nullptr && !node_name.empty()) {
+    kube::InformerOptions informer_options;
+    informer_options.field_selector = "spec.nodeName=" + node_name;
+    pod_informer = std::make_unique<kube::Informer>(
+        client.get(), kube::Resource::Pods(), "", &pods, informer_options);
+    marker = std::make_unique<gcushare::assignment::AssignedMarker>(
+        client.get(), &clock,
+        kube::BackoffOptions{std::chrono::milliseconds(200),
+                             std::chrono::seconds(30), 2.0, 0.2});
+  }
   plugin_ns::HostDeviceNodes nodes(dev_root == "/" ? "" : dev_root);
-  plugin_ns::ContainerAdjuster adjuster(&nodes, client.get(), node_info.get(),
-                                        plugin_ns::AdjusterOptions{*unit});
+  plugin_ns::ContainerAdjuster adjuster(
+      &nodes, client.get(), node_info.get(), plugin_ns::AdjusterOptions{*unit},
+      pod_informer ? &pods : nullptr, marker.get());
   plugin_ns::NriPlugin plugin(options, &adjuster, &clock);
 
   if (auto s = daemon.Confine(gcushare::NetworkSyscalls()); !s.ok()) {
     return daemon.Fail(s);
   }
+  if (pod_informer) pod_informer->Start();
+  if (marker) marker->Start();
   kube::Cancellation cancel;
   daemon.shutdown().OnShutdown([&cancel] { cancel.Cancel(); });
   std::thread runner([&] { plugin.Run(&cancel); });
   daemon.shutdown().Wait();
   spdlog::info("shutting down");
   runner.join();
+  if (marker) marker->Stop();
+  if (pod_informer) pod_informer->Stop();
   return daemon.Finish();
 }

@@ -3,8 +3,11 @@
 // issue's scenarios end to end.
 #include "nri-plugin/plugin.h"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -12,10 +15,13 @@
 #include <thread>
 #include <vector>
 
+#include "assignment/assigned_marker.h"
 #include "contract/annotations.h"
 #include "kube/clock.h"
+#include "kube/curl_kube_client.h"
 #include "nri-plugin/fake_device_nodes.h"
 #include "nri-plugin/mux/frame.h"
+#include "nri-plugin/pod_cache.h"
 #include "nri-plugin/protocol.h"
 #include "nri-plugin/ttrpc/frame.h"
 #include "testing/files.h"
@@ -38,12 +44,14 @@ class PluginTest : public ::testing::Test {
   }
   void TearDown() override { StopPlugin(); }
 
-  void StartPlugin(milliseconds registration_timeout = milliseconds(5000)) {
+  void StartPlugin(milliseconds registration_timeout = milliseconds(5000),
+                   ContainerAdjuster* adjuster = nullptr) {
     PluginOptions options;
     options.session.socket_path = socket_;
     options.session.registration_timeout = registration_timeout;
     options.backoff = {milliseconds(10), milliseconds(200), 2.0, 0.0};
-    plugin_ = std::make_unique<NriPlugin>(options, &adjuster_, &clock_);
+    plugin_ = std::make_unique<NriPlugin>(
+        options, adjuster != nullptr ? adjuster : &adjuster_, &clock_);
     runner_ = std::thread([this] { plugin_->Run(&cancel_); });
   }
   void StopPlugin() {
@@ -360,6 +368,129 @@ TEST_F(PluginTest, StopsPromptlyWhileConnected) {
   ASSERT_TRUE(conn.ok());
   StopPlugin();
   EXPECT_TRUE((*conn)->WaitClosed(seconds(10)));
+}
+
+// A TCP port that accepts connections into its backlog and never answers:
+// an API server that is stalled.
+class StalledServer {
+ public:
+  StalledServer() {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    ::listen(fd_, 64);
+    socklen_t len = sizeof addr;
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+  }
+  ~StalledServer() { ::close(fd_); }
+  std::string url() const {
+    return "http://127.0.0.1:" + std::to_string(port_);
+  }
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+};
+
+// A core/v1 Pod for the cache: `uid`, one container "main" with `memory`
+// units of enflame.com/gcu-memory (none when 0).
+nlohmann::json CachedPod(const api::PodSandbox& sandbox, uint64_t memory) {
+  nlohmann::json container = {{"name", "main"}, {"image", "x"}};
+  if (memory > 0) {
+    container["resources"]["limits"]["enflame.com/gcu-memory"] =
+        std::to_string(memory);
+  }
+  return {{"metadata",
+           {{"name", sandbox.name()},
+            {"namespace", sandbox.namespace_()},
+            {"uid", sandbox.uid()}}},
+          {"spec", {{"nodeName", "n1"}, {"containers", {container}}}}};
+}
+
+class PodCachePluginTest : public PluginTest {
+ protected:
+  void SetUp() override {
+    PluginTest::SetUp();
+    kube::ClientConfig config;
+    config.server = stalled_.url();
+    kube::KubeClientOptions options;
+    options.http.request_timeout = std::chrono::seconds(5);
+    options.retry.max_attempts = 1;
+    auto client = kube::CurlKubeClient::Create(config, options);
+    ASSERT_TRUE(client.ok());
+    client_ = std::move(*client);
+    marker_ = std::make_unique<assignment::AssignedMarker>(
+        client_.get(), &clock_,
+        kube::BackoffOptions{milliseconds(10), milliseconds(100), 2.0, 0.0});
+    marker_->Start();
+    adjuster_with_cache_ = std::make_unique<ContainerAdjuster>(
+        &nodes_, client_.get(), nullptr, AdjusterOptions{}, &pods_,
+        marker_.get());
+  }
+  void TearDown() override {
+    StopPlugin();
+    marker_->Stop();
+  }
+
+  StalledServer stalled_;
+  PodCache pods_{milliseconds(50)};
+  std::unique_ptr<kube::CurlKubeClient> client_;
+  std::unique_ptr<assignment::AssignedMarker> marker_;
+  std::unique_ptr<ContainerAdjuster> adjuster_with_cache_;
+};
+
+// The API server is stalled: CreateContainer answers from the pod cache
+// and marks the pod in the background, inside containerd's 2 s deadline
+// (marking synchronously used to block past it, and containerd then
+// creates the container without its card).
+TEST_F(PodCachePluginTest, StalledApiServerDoesNotDelayTheCard) {
+  auto runtime = Runtime();
+  StartPlugin(milliseconds(5000), adjuster_with_cache_.get());
+  auto conn = runtime->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  api::PodSandbox pod = AssignedPod(1, 3);
+  pods_.OnAdd(CachedPod(pod, 4));
+  auto r = (*conn)->CreateContainer(pod, rt::MakeContainer(pod, "main"));
+  ASSERT_TRUE(r.ok()) << r.status();
+  api::Container out =
+      rt::ApplyAdjustment(rt::MakeContainer(pod, "main"), r->adjust());
+  EXPECT_EQ(GcuDevices(out), (std::set<std::string>{"/dev/gcu3"}));
+  EXPECT_EQ(marker_->pending(), 1u);  // Still trying the stalled server.
+}
+
+// Annotations alone (anyone can set them) get no card: the spec must ask.
+TEST_F(PodCachePluginTest, AnnotationsWithoutARequestGetNoCard) {
+  auto runtime = Runtime();
+  StartPlugin(milliseconds(5000), adjuster_with_cache_.get());
+  auto conn = runtime->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  api::PodSandbox pod = AssignedPod(2, 5);
+  pods_.OnAdd(CachedPod(pod, 0));
+  api::Container c =
+      rt::MakeContainer(pod, "main", {rt::CharDevice("/dev/gcu5", 238, 5)});
+  auto r = (*conn)->CreateContainer(pod, c);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_FALSE(r->has_adjust());
+  EXPECT_EQ(marker_->pending(), 0u);
+}
+
+// A pod the watch has not brought within the wait fails that container
+// (kubelet retries) instead of running it without its card.
+TEST_F(PodCachePluginTest, UnknownPodFailsTheContainerClearly) {
+  auto runtime = Runtime();
+  StartPlugin(milliseconds(5000), adjuster_with_cache_.get());
+  auto conn = runtime->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  api::PodSandbox pod = AssignedPod(3, 1);
+  auto r = (*conn)->CreateContainer(pod, rt::MakeContainer(pod, "main"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("not in the plugin's watch"),
+            std::string::npos)
+      << r.status();
+  EXPECT_FALSE((*conn)->closed());
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "device-plugin/assigned_marker.h"
+#include "assignment/assigned_marker.h"
 
 #include <spdlog/spdlog.h>
 
@@ -6,7 +6,7 @@
 
 #include "contract/names.h"
 
-namespace gcushare::deviceplugin {
+namespace gcushare::assignment {
 
 AssignedMarker::AssignedMarker(kube::KubeClient* client, kube::Clock* clock,
                                kube::BackoffOptions backoff)
@@ -88,4 +88,4 @@ void AssignedMarker::Run() {
   }
 }
 
-}  // namespace gcushare::deviceplugin
+}  // namespace gcushare::assignment

@@ -1,18 +1,18 @@
 // AssignedMarker: marks pods enflame.com/gcu-device-assigned="true" in the
-// background, retrying until it sticks. kubelet calls Allocate once per
-// container and never again for the same admission, so a failed patch must
-// not fail the Allocate (that would fail the pod's admission for good): the
-// Allocator keeps its match, answers kubelet, and hands the mark to this.
+// background, retrying until it sticks. Used by the device plugin (kubelet
+// calls Allocate once per admission, so a failed patch must not fail it)
+// and by the NRI plugin (CreateContainer must never wait on the API
+// server).
 //
 // A mark is retried with backoff until the patch succeeds, the pod is gone
 // (404) or was re-created (the uid precondition answers 409), or Stop().
-// Marks pending at Stop() are lost; the NRI plugin marks the pod as well
-// when it hands out the card.
+// Marks pending at Stop() are lost (the other component marks the pod as
+// well when it hands out the card).
 //
 // Ownership: borrows the client and the clock. Thread-safety: Mark() and
 // pending() from any thread; Start()/Stop() from one.
-#ifndef GCUSHARE_DEVICE_PLUGIN_ASSIGNED_MARKER_H_
-#define GCUSHARE_DEVICE_PLUGIN_ASSIGNED_MARKER_H_
+#ifndef GCUSHARE_ASSIGNMENT_ASSIGNED_MARKER_H_
+#define GCUSHARE_ASSIGNMENT_ASSIGNED_MARKER_H_
 
 #include <condition_variable>
 #include <deque>
@@ -26,7 +26,7 @@
 #include "kube/kube_client.h"
 #include "status/status.h"
 
-namespace gcushare::deviceplugin {
+namespace gcushare::assignment {
 
 class AssignedMarker {
  public:
@@ -67,6 +67,6 @@ class AssignedMarker {
   std::thread thread_;
 };
 
-}  // namespace gcushare::deviceplugin
+}  // namespace gcushare::assignment
 
-#endif  // GCUSHARE_DEVICE_PLUGIN_ASSIGNED_MARKER_H_
+#endif  // GCUSHARE_ASSIGNMENT_ASSIGNED_MARKER_H_

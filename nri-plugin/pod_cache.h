@@ -1,0 +1,57 @@
+// PodCache: the pods bound to this node, kept by a watch (kube::Informer
+// with fieldSelector spec.nodeName=<node>), so that CreateContainer never
+// waits on the API server: containerd gives a plugin 2 s per request and on
+// a timeout creates the container UNADJUSTED (without its card, or with a
+// wrong one).
+//
+// Find() returns the cached pod at once; a pod not seen yet (its watch
+// event still in flight) is waited for, at most `wait` (well inside the
+// runtime's deadline), then NotFound: the caller fails that container and
+// kubelet retries it.
+//
+// Ownership: owned by main; the informer borrows it as its handler.
+// Thread-safety: Find() from any thread; the handler methods from the
+// informer's thread.
+#ifndef GCUSHARE_NRI_PLUGIN_POD_CACHE_H_
+#define GCUSHARE_NRI_PLUGIN_POD_CACHE_H_
+
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "kube/informer.h"
+#include "status/status.h"
+
+namespace gcushare::nri {
+
+class PodCache : public kube::InformerHandler {
+ public:
+  using PodPtr = std::shared_ptr<const nlohmann::json>;
+
+  explicit PodCache(std::chrono::milliseconds wait) : wait_(wait) {}
+
+  // The pod with `uid` (`who` names it in the error): at once when cached,
+  // else after waiting up to the configured time for the watch to bring it.
+  StatusOr<PodPtr> Find(const std::string& uid, const std::string& who) const;
+
+  void OnAdd(const nlohmann::json& pod) override;
+  void OnUpdate(const nlohmann::json& old_pod,
+                const nlohmann::json& new_pod) override;
+  void OnDelete(const nlohmann::json& last_state) override;
+
+  size_t size() const;
+
+ private:
+  const std::chrono::milliseconds wait_;
+  mutable std::mutex mu_;
+  mutable std::condition_variable added_;
+  std::map<std::string, PodPtr> by_uid_;  // Guarded by mu_.
+};
+
+}  // namespace gcushare::nri
+
+#endif  // GCUSHARE_NRI_PLUGIN_POD_CACHE_H_
