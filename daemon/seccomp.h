@@ -4,7 +4,9 @@
 // ConfineToSyscalls() loads a filter for every thread of the process
 // (thread-sync), after which any system call outside the allow-list fails
 // with EPERM instead of running (clone3 fails with ENOSYS so that glibc falls
-// back to clone). The filter cannot be lifted; children inherit it. Call it
+// back to clone). On x86-64 the first denial of each system call is
+// reported on stderr by name ("seccomp: denied system call <name> (<nr>)"),
+// through a SIGSYS handler that then fails the call with EPERM. The filter cannot be lifted; children inherit it. Call it
 // once the daemon has done its privileged setup (opened sockets, loaded
 // libraries), and skip it when the operator passed --seccomp=false.
 //

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <string>
 #include <thread>
 
 namespace gcushare {
@@ -84,6 +85,41 @@ TEST(SeccompTest, UnknownNamesAreSkipped) {
   allowed.push_back("no_such_syscall_anywhere");
   int code = RunConfined(allowed, [] { return 0; });
   EXPECT_EQ(code, 0);
+}
+
+// A denied call is reported once, by name, on stderr, and still fails
+// with EPERM.
+TEST(SeccompTest, DeniedSyscallIsReportedOnceByName) {
+  int pipe_fds[2];
+  ASSERT_EQ(pipe(pipe_fds), 0);
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(pipe_fds[1], STDERR_FILENO);
+    close(pipe_fds[0]);
+    if (!ConfineToSyscalls(BaselineSyscalls()).ok()) _exit(kConfineFailed);
+    for (int i = 0; i < 3; ++i) {
+      int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+      if (fd >= 0) _exit(kForbiddenSucceeded);
+      if (errno != EPERM) _exit(kWrongErrno);
+    }
+    _exit(0);
+  }
+  close(pipe_fds[1]);
+  std::string err;
+  char buf[256];
+  for (ssize_t n; (n = read(pipe_fds[0], buf, sizeof buf)) > 0;) {
+    err.append(buf, static_cast<size_t>(n));
+  }
+  close(pipe_fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+#if defined(__x86_64__)
+  const std::string line = "seccomp: denied system call socket (";
+  ASSERT_NE(err.find(line), std::string::npos) << err;
+  EXPECT_EQ(err.find(line), err.rfind(line)) << err;  // Once.
+#endif
 }
 
 }  // namespace
