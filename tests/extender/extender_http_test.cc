@@ -406,7 +406,7 @@ TEST_F(ExtenderHttpTest, DeeplyNestedBodyIs400AndTheExtenderGoesOn) {
 // client, the normal request got no answer at all.)
 TEST_F(ExtenderHttpTest, SlowClientsDoNotStarveFilter) {
   CreateNode(SharingNode("n1", 1, 16));
-  StartExtender({"--http-threads=4", "--body-timeout=1", "--read-timeout=2"});
+  StartExtender({"--http-threads=4", "--body-timeout=1", "--read-timeout=10"});
   WaitForNode("n1");
   json pod = CreatePod(MemoryPod("a", 4));
   constexpr int kSlow = 16;  // Four times the workers.
@@ -434,14 +434,16 @@ TEST_F(ExtenderHttpTest, SlowClientsDoNotStarveFilter) {
       for (int sent = 0, after_stop = 0; sent < 100000 && after_stop < 300;
            ++sent) {
         if (stop) ++after_stop;
-        if (::send(fd, "[", 1, MSG_NOSIGNAL) != 1) break;
+        if (::send(fd, "[", 1, MSG_NOSIGNAL) != 1) {
+          ++cut_off;  // The server closed it (reset: unread bytes were left).
+          break;
+        }
         pollfd p{fd, POLLIN, 0};
         if (::poll(&p, 1, 100) > 0) {
-          char buf[512];
-          ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-          if (n > 0 && std::string(buf, n).find(" 408 ") != std::string::npos) {
-            ++cut_off;
-          }
+          // A 408, or the connection closed or reset by the server (a
+          // reset may discard the 408 before it is read): either way the
+          // server let go of this client.
+          ++cut_off;
           break;
         }
       }
@@ -453,7 +455,7 @@ TEST_F(ExtenderHttpTest, SlowClientsDoNotStarveFilter) {
   EXPECT_EQ(filtered["NodeNames"], json::array({"n1"}));
   stop = true;
   for (auto& t : slow) t.join();
-  // Every slow client was answered 408 in its turn.
+  // The server let go of every slow client in its turn.
   EXPECT_EQ(cut_off.load(), kSlow);
 }
 
