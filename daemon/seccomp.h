@@ -6,9 +6,10 @@
 // with EPERM instead of running (clone3 fails with ENOSYS so that glibc falls
 // back to clone). On x86-64 the first denial of each system call is
 // reported on stderr by name ("seccomp: denied system call <name> (<nr>)"),
-// through a SIGSYS handler that then fails the call with EPERM. The filter cannot be lifted; children inherit it. Call it
-// once the daemon has done its privileged setup (opened sockets, loaded
-// libraries), and skip it when the operator passed --seccomp=false.
+// through a SIGSYS handler that then fails the call with EPERM. The filter
+// cannot be lifted; children inherit it. Call it once the daemon has done its
+// privileged setup (opened sockets, loaded libraries), and skip it when the
+// operator passed --seccomp=false.
 //
 // Failure: returns a Status when the kernel or libseccomp refuses the
 // filter; the process is then unconfined and the caller decides whether to

@@ -72,8 +72,8 @@ Status Plugin::Start() {
     pods_ = std::make_unique<KubePodSource>(client_, config_.node_name, clock_);
     pods_->Start();
     efml::HealthMonitor* monitor = monitor_.get();
-    marker_ =
-        std::make_unique<assignment::AssignedMarker>(client_, clock_, config_.node_backoff);
+    marker_ = std::make_unique<assignment::AssignedMarker>(
+        client_, clock_, config_.node_backoff);
     marker_->Start();
     allocator_ = std::make_unique<Allocator>(
         AllocatorOptions{
