@@ -40,6 +40,11 @@ void PodFeed::OnAdd(const nlohmann::json& pod) {
     PodUsage id = PodIdentity(pod);
     spdlog::error("pod {}: GCU assignment unreadable: {}", id.Key(),
                   status.message());
+    if (events_ != nullptr) {
+      events_->Post({"Pod", id.namespace_name, id.name, id.uid}, "Warning",
+                    "GCUAssignmentUnreadable",
+                    "GCU memory stays counted: " + status.message());
+    }
   }
 }
 

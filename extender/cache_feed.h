@@ -9,6 +9,7 @@
 #define GCUSHARE_EXTENDER_CACHE_FEED_H_
 
 #include "extender/card_cache.h"
+#include "kube/event_queue.h"
 #include "kube/informer.h"
 
 namespace gcushare::extender {
@@ -27,7 +28,10 @@ class NodeFeed : public kube::InformerHandler {
 
 class PodFeed : public kube::InformerHandler {
  public:
-  explicit PodFeed(CardCache* cache) : cache_(cache) {}
+  // `events` (may be null) gets a Warning event, once, for a pod whose GCU
+  // assignment cannot be read (it stays counted; see CardCache::UpsertPod).
+  explicit PodFeed(CardCache* cache, kube::EventQueue* events = nullptr)
+      : cache_(cache), events_(events) {}
   void OnAdd(const nlohmann::json& pod) override;
   void OnUpdate(const nlohmann::json& old_pod,
                 const nlohmann::json& new_pod) override;
@@ -35,6 +39,7 @@ class PodFeed : public kube::InformerHandler {
 
  private:
   CardCache* const cache_;
+  kube::EventQueue* const events_;
 };
 
 }  // namespace gcushare::extender

@@ -17,6 +17,7 @@
 #include "kube/clock.h"
 #include "kube/config.h"
 #include "kube/curl_kube_client.h"
+#include "kube/event_queue.h"
 #include "kube/informer.h"
 #include "metrics/registry.h"
 
@@ -102,7 +103,9 @@ int Run(int argc, char** argv) {
   CardCache cache;
   RegisterCacheMetrics(&cache, &registry);
   NodeFeed node_feed(&cache);
-  PodFeed pod_feed(&cache);
+  kube::EventQueue events(client->get(), std::string(contract::kExtenderName));
+  events.Start();
+  PodFeed pod_feed(&cache, &events);
   kube::InformerOptions node_options;
   node_options.label_selector = std::string(contract::kSharingNodeLabel) + "=" +
                                 std::string(contract::kSharingNodeLabelValue);
@@ -142,6 +145,7 @@ int Run(int argc, char** argv) {
   server.Stop();
   pods.Stop();
   nodes.Stop();
+  events.Stop();
   return daemon.Finish();
 }
 

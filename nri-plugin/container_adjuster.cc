@@ -40,13 +40,15 @@ ContainerAdjuster::ContainerAdjuster(DeviceNodes* nodes,
                                      kube::KubeClient* client,
                                      NodeInfoCache* node_info,
                                      AdjusterOptions options, PodCache* pods,
-                                     assignment::AssignedMarker* marker)
+                                     assignment::AssignedMarker* marker,
+                                     kube::EventQueue* events)
     : nodes_(nodes),
       client_(client),
       node_info_(node_info),
       options_(options),
       pods_(pods),
-      marker_(marker) {}
+      marker_(marker),
+      events_(events) {}
 
 StatusOr<nlohmann::json> ContainerAdjuster::ReadPod(
     const api::PodSandbox& pod) {
@@ -118,6 +120,15 @@ StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
           "{}: carries a GCU assignment in its annotations but its spec "
           "asks for no {} or {}: no card handed out",
           who, contract::kResourceMemory, contract::kResourceCount);
+      if (events_ != nullptr) {
+        events_->Post({"Pod", pod.namespace_(), pod.name(), pod.uid()},
+                      "Warning", "GCUNotRequested",
+                      "container " + container.name() +
+                          " got no GCU card: the pod's annotations name one "
+                          "but its spec asks for no " +
+                          std::string(contract::kResourceMemory) + " or " +
+                          std::string(contract::kResourceCount));
+      }
       return response;
     }
   }

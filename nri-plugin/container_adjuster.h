@@ -37,6 +37,7 @@
 
 #include "assignment/assigned_marker.h"
 #include "contract/memory_unit.h"
+#include "kube/event_queue.h"
 #include "kube/kube_client.h"
 #include "nri-plugin/api/api.pb.h"
 #include "nri-plugin/device_nodes.h"
@@ -60,7 +61,8 @@ class ContainerAdjuster {
   ContainerAdjuster(DeviceNodes* nodes, kube::KubeClient* client,
                     NodeInfoCache* node_info, AdjusterOptions options,
                     PodCache* pods = nullptr,
-                    assignment::AssignedMarker* marker = nullptr);
+                    assignment::AssignedMarker* marker = nullptr,
+                    kube::EventQueue* events = nullptr);
 
   StatusOr<api::CreateContainerResponse> CreateContainer(
       const api::CreateContainerRequest& request);
@@ -78,6 +80,7 @@ class ContainerAdjuster {
   AdjusterOptions options_;
   PodCache* pods_;
   assignment::AssignedMarker* marker_;
+  kube::EventQueue* events_;  // May be null.
 };
 
 }  // namespace gcushare::nri

@@ -19,6 +19,7 @@
 #include "kube/clock.h"
 #include "kube/config.h"
 #include "kube/curl_kube_client.h"
+#include "kube/event_queue.h"
 #include "kube/informer.h"
 #include "nri-plugin/container_adjuster.h"
 #include "nri-plugin/device_nodes.h"
@@ -137,11 +138,14 @@ int main(int argc, char** argv) {
   plugin_ns::PodCache pods{std::chrono::milliseconds(pod_wait_ms)};
   std::unique_ptr<kube::Informer> pod_informer;
   std::unique_ptr<gcushare::assignment::AssignedMarker> marker;
+  std::unique_ptr<kube::EventQueue> events;
   if (client != nullptr && !node_name.empty()) {
     kube::InformerOptions informer_options;
     informer_options.field_selector = "spec.nodeName=" + node_name;
     pod_informer = std::make_unique<kube::Informer>(
         client.get(), kube::Resource::Pods(), "", &pods, informer_options);
+    events = std::make_unique<kube::EventQueue>(
+        client.get(), std::string(contract::kNriPluginName));
     marker = std::make_unique<gcushare::assignment::AssignedMarker>(
         client.get(), &clock,
         kube::BackoffOptions{std::chrono::milliseconds(200),
@@ -150,7 +154,7 @@ int main(int argc, char** argv) {
   plugin_ns::HostDeviceNodes nodes(dev_root == "/" ? "" : dev_root);
   plugin_ns::ContainerAdjuster adjuster(
       &nodes, client.get(), node_info.get(), plugin_ns::AdjusterOptions{*unit},
-      pod_informer ? &pods : nullptr, marker.get());
+      pod_informer ? &pods : nullptr, marker.get(), events.get());
   plugin_ns::NriPlugin plugin(options, &adjuster, &clock);
 
   if (auto s = daemon.Confine(gcushare::NetworkSyscalls()); !s.ok()) {
@@ -158,6 +162,7 @@ int main(int argc, char** argv) {
   }
   if (pod_informer) pod_informer->Start();
   if (marker) marker->Start();
+  if (events) events->Start();
   kube::Cancellation cancel;
   daemon.shutdown().OnShutdown([&cancel] { cancel.Cancel(); });
   std::thread runner([&] { plugin.Run(&cancel); });
@@ -165,6 +170,7 @@ int main(int argc, char** argv) {
   spdlog::info("shutting down");
   runner.join();
   if (marker) marker->Stop();
+  if (events) events->Stop();
   if (pod_informer) pod_informer->Stop();
   return daemon.Finish();
 }

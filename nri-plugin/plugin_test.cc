@@ -19,6 +19,8 @@
 #include "contract/annotations.h"
 #include "kube/clock.h"
 #include "kube/curl_kube_client.h"
+#include "kube/event_queue.h"
+#include "kube/fake_kube_client.h"
 #include "nri-plugin/fake_device_nodes.h"
 #include "nri-plugin/mux/frame.h"
 #include "nri-plugin/pod_cache.h"
@@ -426,19 +428,23 @@ class PodCachePluginTest : public PluginTest {
         client_.get(), &clock_,
         kube::BackoffOptions{milliseconds(10), milliseconds(100), 2.0, 0.0});
     marker_->Start();
+    events_.Start();
     adjuster_with_cache_ = std::make_unique<ContainerAdjuster>(
         &nodes_, client_.get(), nullptr, AdjusterOptions{}, &pods_,
-        marker_.get());
+        marker_.get(), &events_);
   }
   void TearDown() override {
     StopPlugin();
     marker_->Stop();
+    events_.Stop();
   }
 
   StalledServer stalled_;
   PodCache pods_{milliseconds(50)};
   std::unique_ptr<kube::CurlKubeClient> client_;
   std::unique_ptr<assignment::AssignedMarker> marker_;
+  kube::FakeKubeClient event_sink_;
+  kube::EventQueue events_{&event_sink_, "gcushare-nri-plugin"};
   std::unique_ptr<ContainerAdjuster> adjuster_with_cache_;
 };
 
@@ -475,6 +481,19 @@ TEST_F(PodCachePluginTest, AnnotationsWithoutARequestGetNoCard) {
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_FALSE(r->has_adjust());
   EXPECT_EQ(marker_->pending(), 0u);
+  // An event tells the pod's owner why (posted in the background, once).
+  auto again = (*conn)->CreateContainer(pod, c);
+  ASSERT_TRUE(again.ok());
+  auto deadline = std::chrono::steady_clock::now() + seconds(30);
+  while (events_.pending() > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(milliseconds(10));
+  }
+  auto events = event_sink_.List(kube::Resource::Events(), "default",
+                                 kube::ListOptions{});
+  ASSERT_TRUE(events.ok()) << events.status();
+  ASSERT_EQ(events->items.size(), 1u);
+  EXPECT_EQ(events->items[0]["reason"], "GCUNotRequested");
+  EXPECT_EQ(events->items[0]["type"], "Warning");
 }
 
 // A pod the watch has not brought within the wait fails that container

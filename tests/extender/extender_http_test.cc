@@ -506,6 +506,15 @@ TEST_F(ExtenderHttpTest, EditedAnnotationsCannotFreeMemory) {
   std::string log =
       testing::ReadFileOrEmpty(dir_ + "/logs/gcushare-scheduler-extender.log");
   EXPECT_NE(log.find("counted on n1"), std::string::npos) << log;
+  // And `kubectl describe pod` says so (posted in the background, once).
+  std::string events;
+  for (int i = 0; i < 1000; ++i) {
+    events = api_.Get("/api/v1/namespaces/default/events").body;
+    if (events.find("GCUAssignmentUnreadable") != std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_NE(events.find("GCUAssignmentUnreadable"), std::string::npos)
+      << events;
 }
 
 }  // namespace
