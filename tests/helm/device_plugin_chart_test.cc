@@ -156,9 +156,13 @@ TEST_F(DevicePluginChartTest, RbacIsLeastPrivilege) {
                          {"/events", {"create"}}}));
   YAML::Node nri = FindObject(objects, "ClusterRole", "gcushare-nri-plugin");
   ASSERT_TRUE(nri.IsMap());
+  // pods: list/watch (its PodCache of this node's pods), get (no cache:
+  // no --node-name), patch (AssignedMarker); nodes: get (NodeInfoCache);
+  // events: create (EventQueue, GCUNotRequested).
   EXPECT_EQ(RolePermissions(nri),
             (Permissions{{"/pods", {"get", "list", "watch", "patch"}},
-                         {"/nodes", {"get"}}}));
+                         {"/nodes", {"get"}},
+                         {"/events", {"create"}}}));
 
   const std::string ns = kTestNamespace;
   EXPECT_EQ(
