@@ -137,6 +137,43 @@ INSTANTIATE_TEST_SUITE_P(ChunkSizes, SplitWatchTest,
 
 // --- 2. Relist after 410. ---------------------------------------------------
 
+// An informer on `ns` of the stand-in at `url` whose backoff sleeps are held
+// by a closed GatedClock: Start() returns once it has listed and its first
+// (1 s) watch has ended, so it is not watching until clock.Open().
+struct HeldInformer {
+  HeldInformer(const std::string& url, const std::string& ns)
+      : client(NewClient(url)) {
+    clock.Close();
+    if (!client.ok()) return;
+    kube::InformerOptions options = FastInformerOptions(&clock);
+    options.watch_timeout_seconds = 1;
+    informer = std::make_unique<Informer>(client->get(), Resource::Pods(), ns,
+                                          &handler, options);
+  }
+  ::testing::AssertionResult Start() {
+    if (!client.ok()) {
+      return ::testing::AssertionFailure() << client.status().ToString();
+    }
+    informer->Start();
+    if (!informer->WaitForSync(kSyncTimeout)) {
+      return ::testing::AssertionFailure() << "no sync";
+    }
+    if (!clock.WaitForHeldSleeps(1, kSyncTimeout)) {
+      return ::testing::AssertionFailure() << "still watching";
+    }
+    return ::testing::AssertionSuccess();
+  }
+  void Stop() {
+    informer->Stop();
+    client->reset();  // Closes its kept-alive connections.
+  }
+
+  StatusOr<std::unique_ptr<kube::CurlKubeClient>> client;
+  GatedClock clock;
+  RecordingHandler handler;
+  std::unique_ptr<Informer> informer;
+};
+
 TEST(RelistTest, ExpiredWatchRelistsWithoutGhostsOrLostUpdates) {
   // History of 2 events; no bookmarks, so an idle watch carries nothing and
   // the informer's resourceVersion stays where its list left it.
@@ -148,22 +185,15 @@ TEST(RelistTest, ExpiredWatchRelistsWithoutGhostsOrLostUpdates) {
   auto p3 = writer.CreatePod("relist", "p3");
   ASSERT_TRUE(p1.ok() && p2.ok() && p3.ok());
 
-  auto client = NewClient(apiserver.url());
-  ASSERT_TRUE(client.ok()) << client.status();
-  GatedClock clock;
-  clock.Close();
-  RecordingHandler handler;
-  kube::InformerOptions options = FastInformerOptions(&clock);
-  options.watch_timeout_seconds = 1;
-  Informer informer(client->get(), Resource::Pods(), "relist", &handler,
-                    options);
-  informer.Start();
-  ASSERT_TRUE(informer.WaitForSync(kSyncTimeout));
+  HeldInformer held(apiserver.url(), "relist");
+  ASSERT_TRUE(held.Start());
+  Informer& informer = *held.informer;
+  GatedClock& clock = held.clock;
+  RecordingHandler& handler = held.handler;
   const std::string listed_rv = informer.resource_version();
   EXPECT_EQ(listed_rv, Rv(p3));
   // Its first watch timed out with nothing to show; the informer now waits
   // in its backoff, held by the clock: it is not watching.
-  ASSERT_TRUE(clock.WaitForHeldSleeps(1, kSyncTimeout));
   EXPECT_EQ(informer.watches(), 1u);
 
   // Meanwhile: one pod deleted, one updated, one added.
@@ -211,8 +241,7 @@ TEST(RelistTest, ExpiredWatchRelistsWithoutGhostsOrLostUpdates) {
   EXPECT_EQ(handler.log().back(),
             "update p3@" + Rv(p3) + "->" + Rv(p3_updated));
   EXPECT_EQ(informer.lists(), 2u);
-  informer.Stop();
-  client->reset();  // Closes its kept-alive connections.
+  held.Stop();
   EXPECT_TRUE(apiserver.Stop().ok()) << apiserver.output();
 }
 
@@ -225,18 +254,10 @@ TEST(RelistTest, RecreatedUnderTheSameNameIsDeleteThenAdd) {
   StandInWriter writer(apiserver.port());
   auto old_pod = writer.CreatePod("again", "p");
   ASSERT_TRUE(old_pod.ok());
-  auto client = NewClient(apiserver.url());
-  ASSERT_TRUE(client.ok()) << client.status();
-  GatedClock clock;
-  clock.Close();
-  RecordingHandler handler;
-  kube::InformerOptions options = FastInformerOptions(&clock);
-  options.watch_timeout_seconds = 1;
-  Informer informer(client->get(), Resource::Pods(), "again", &handler,
-                    options);
-  informer.Start();
-  ASSERT_TRUE(informer.WaitForSync(kSyncTimeout));
-  ASSERT_TRUE(clock.WaitForHeldSleeps(1, kSyncTimeout));  // Not watching.
+  HeldInformer held(apiserver.url(), "again");
+  ASSERT_TRUE(held.Start());  // Listed, and not watching.
+  Informer& informer = *held.informer;
+  RecordingHandler& handler = held.handler;
 
   auto gone = writer.DeletePod("again", "p");
   auto new_pod = writer.CreatePod("again", "p");
@@ -244,7 +265,7 @@ TEST(RelistTest, RecreatedUnderTheSameNameIsDeleteThenAdd) {
   ASSERT_TRUE(gone.ok() && new_pod.ok() && filler.ok());
   ASSERT_NE((*new_pod)["metadata"]["uid"], (*old_pod)["metadata"]["uid"]);
 
-  clock.Open();
+  held.clock.Open();
   ASSERT_TRUE(handler.WaitForLog(4)) << ::testing::PrintToString(handler.log());
   EXPECT_EQ(handler.log(),
             (std::vector<std::string>{
@@ -252,8 +273,7 @@ TEST(RelistTest, RecreatedUnderTheSameNameIsDeleteThenAdd) {
                 "add p@" + Rv(new_pod), "add q@" + Rv(filler)}));
   EXPECT_EQ(informer.lists(), 2u);
   EXPECT_EQ(StoredPods(informer), ServerPods(writer, "again"));
-  informer.Stop();
-  client->reset();
+  held.Stop();
   EXPECT_TRUE(apiserver.Stop().ok()) << apiserver.output();
 }
 
