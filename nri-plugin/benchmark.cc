@@ -1,10 +1,17 @@
-// bazel run -c opt //nri-plugin:benchmark [-- --calls=N --threads=T]
+// bazel run -c opt //nri-plugin:benchmark [-- --calls=N --threads=T
+//     --stalled-apiserver]
 //
 // The real gcushare-nri-plugin process against the stand-in runtime over
 // the NRI socket: CreateContainer round trips (request out, adjustment
 // back) one at a time and from several threads at once, with the p50/p99
 // latencies, and the plugin's resident memory. containerd gives a plugin
 // 2 s per request; the aim is well under 1 ms.
+//
+// --stalled-apiserver: the plugin watches its node's pods on the stand-in
+// API server (256 pods), which is then stopped with SIGSTOP (it accepts
+// connections and never answers) for the whole measurement: the figures
+// show that CreateContainer does not wait on the API server (the pods come
+// from the watch, marks are queued in the background).
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +22,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,6 +30,8 @@
 #include "contract/annotations.h"
 #include "testing/files.h"
 #include "testing/subprocess.h"
+#include "tests/peers/apiserver/testing/apiserver_process.h"
+#include "tests/peers/apiserver/testing/test_server.h"
 #include "tests/peers/nri_runtime/fixtures.h"
 #include "tests/peers/nri_runtime/runtime.h"
 
@@ -64,8 +74,10 @@ void Report(const char* what, std::vector<double> us, double wall_s) {
 
 int main(int argc, char** argv) {
   int calls = 5000, threads = 8;
+  bool stalled = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
+    if (a == "--stalled-apiserver") stalled = true;
     if (a.rfind("--calls=", 0) == 0) calls = std::atoi(a.c_str() + 8);
     if (a.rfind("--threads=", 0) == 0) threads = std::atoi(a.c_str() + 10);
   }
@@ -89,10 +101,65 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", runtime.status().ToString().c_str());
     return 1;
   }
+  // With --stalled-apiserver: the node's pods on the stand-in API server.
+  gcushare::apiserver::testing::ApiserverProcess apiserver;
+  std::vector<std::string> uids;
+  std::vector<std::string> plugin_args = {
+      PluginBinary(), "--nri-socket=" + options.socket_path,
+      "--dev-root=" + dir, "--log-dir=" + dir, "--log-level=warn"};
+  if (stalled) {
+    if (!apiserver.Start().ok()) return 1;
+    // The node with its published layout (the plugin watches it), so that
+    // no warning is logged per call (nobody drains the plugin's stderr).
+    nlohmann::json cards = nlohmann::json::array();
+    for (int i = 0; i < 8; ++i) {
+      cards.push_back({{"index", i},
+                       {"uuid", "GCU-" + std::to_string(i)},
+                       {"memory", 16},
+                       {"healthy", true}});
+    }
+    nlohmann::json node = {{"apiVersion", "v1"},
+                           {"kind", "Node"},
+                           {"metadata",
+                            {{"name", "bench"},
+                             {"annotations",
+                              {{"enflame.com/gcu-memory-unit", "1"},
+                               {"enflame.com/gcu-devices", cards.dump()}}}}}};
+    if (gcushare::apiserver::testing::Request(apiserver.port(), "POST",
+                                              "/api/v1/nodes", node.dump())
+            .status != 201) {
+      return 1;
+    }
+    for (int i = 0; i < 256; ++i) {
+      nlohmann::json pod = {
+          {"apiVersion", "v1"},
+          {"kind", "Pod"},
+          {"metadata", {{"name", "bench-" + std::to_string(i)}}},
+          {"spec",
+           {{"nodeName", "bench"},
+            {"containers",
+             {{{"name", "main"},
+               {"image", "x"},
+               {"resources",
+                {{"limits", {{"enflame.com/gcu-memory", "4"}}}}}}}}}}};
+      auto r = gcushare::apiserver::testing::Request(
+          apiserver.port(), "POST", "/api/v1/namespaces/default/pods",
+          pod.dump());
+      if (r.status != 201) return 1;
+      uids.push_back(r.json["metadata"]["uid"].get<std::string>());
+    }
+    gcushare::testing::WriteFileOrDie(
+        dir + "/kubeconfig",
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n"
+        "    server: " +
+            apiserver.url() +
+            "\ncontexts:\n- name: x\n  context:\n    cluster: c\n"
+            "current-context: x\n");
+    plugin_args.push_back("--kubeconfig=" + dir + "/kubeconfig");
+    plugin_args.push_back("--node-name=bench");
+  }
   gcushare::testing::ChildProcess plugin;
-  auto started = plugin.Start(
-      {PluginBinary(), "--nri-socket=" + options.socket_path,
-       "--dev-root=" + dir, "--log-dir=" + dir, "--log-level=warn"});
+  auto started = plugin.Start(plugin_args);
   if (!started.ok()) {
     std::fprintf(stderr, "%s\n", started.ToString().c_str());
     return 1;
@@ -118,6 +185,7 @@ int main(int argc, char** argv) {
     a.container_cards["main"] = a.cards;
     auto pod = rt::MakePodSandbox("default", "bench-" + std::to_string(i), i,
                                   gcushare::contract::EncodeAssignment(a));
+    if (stalled) pod.set_uid(uids[i]);
     auto c = rt::MakeContainer(
         pod, "main",
         {rt::CharDevice("/dev/gcu" + std::to_string((i + 1) % 8), 238,
@@ -134,12 +202,20 @@ int main(int argc, char** argv) {
     auto r = (*conn)->CreateContainer(pod, c);
     auto t1 = Clock::now();
     if (!r.ok() || r->adjust().linux().devices_size() != 2) {
-      std::fprintf(stderr, "bad answer: %s\n", r.status().ToString().c_str());
+      std::fprintf(
+          stderr, "bad answer: %s\nplugin log:\n%s\n",
+          r.status().ToString().c_str(),
+          gcushare::testing::ReadFileOrEmpty(dir + "/gcushare-nri-plugin.log")
+              .c_str());
       std::exit(1);
     }
     return std::chrono::duration<double, std::micro>(t1 - t0).count();
   };
-  for (int i = 0; i < 500; ++i) one(i);  // Warm-up.
+  for (int i = 0; i < 500; ++i) one(i);  // Warm-up (the watch has synced).
+  if (stalled) {
+    if (!apiserver.Signal(SIGSTOP).ok()) return 1;
+    std::printf("stand-in API server stopped (SIGSTOP) for the measurement\n");
+  }
 
   std::vector<double> serial;
   auto w0 = Clock::now();
@@ -166,6 +242,7 @@ int main(int argc, char** argv) {
               calls + calls / threads * threads + 500,
               ProcStatus(plugin.pid(), "VmRSS").c_str(),
               ProcStatus(plugin.pid(), "VmHWM").c_str());
+  if (stalled) (void)apiserver.Signal(SIGCONT);
   (void)plugin.Signal(SIGTERM);
   auto done = plugin.Wait(std::chrono::seconds(10));
   return done.ok() && done->exit_code == 0 ? 0 : 1;

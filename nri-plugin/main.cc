@@ -137,6 +137,7 @@ int main(int argc, char** argv) {
   // CreateContainer never waits on the API server.
   plugin_ns::PodCache pods{std::chrono::milliseconds(pod_wait_ms)};
   std::unique_ptr<kube::Informer> pod_informer;
+  std::unique_ptr<kube::Informer> node_informer;
   std::unique_ptr<gcushare::assignment::AssignedMarker> marker;
   std::unique_ptr<kube::EventQueue> events;
   if (client != nullptr && !node_name.empty()) {
@@ -144,6 +145,14 @@ int main(int argc, char** argv) {
     informer_options.field_selector = "spec.nodeName=" + node_name;
     pod_informer = std::make_unique<kube::Informer>(
         client.get(), kube::Resource::Pods(), "", &pods, informer_options);
+    if (node_info != nullptr) {
+      node_info->UseWatch();
+      kube::InformerOptions node_options;
+      node_options.field_selector = "metadata.name=" + node_name;
+      node_informer = std::make_unique<kube::Informer>(
+          client.get(), kube::Resource::Nodes(), "", node_info.get(),
+          node_options);
+    }
     events = std::make_unique<kube::EventQueue>(
         client.get(), std::string(contract::kNriPluginName));
     marker = std::make_unique<gcushare::assignment::AssignedMarker>(
@@ -161,6 +170,7 @@ int main(int argc, char** argv) {
     return daemon.Fail(s);
   }
   if (pod_informer) pod_informer->Start();
+  if (node_informer) node_informer->Start();
   if (marker) marker->Start();
   if (events) events->Start();
   kube::Cancellation cancel;
@@ -172,5 +182,6 @@ int main(int argc, char** argv) {
   if (marker) marker->Stop();
   if (events) events->Stop();
   if (pod_informer) pod_informer->Stop();
+  if (node_informer) node_informer->Stop();
   return daemon.Finish();
 }

@@ -44,8 +44,36 @@ NodeInfoCache::NodeInfoCache(kube::KubeClient* client, std::string node_name,
       clock_(clock),
       ttl_(ttl) {}
 
+void NodeInfoCache::UseWatch() {
+  std::lock_guard<std::mutex> lock(mu_);
+  watched_ = true;
+}
+
+void NodeInfoCache::OnAdd(const nlohmann::json& node) {
+  StatusOr<NodeGcuInfo> info = DecodeNodeGcuInfo(node);
+  if (!info.ok()) {
+    spdlog::warn("node {}: keeping the last GCU layout: {}", node_name_,
+                 info.status().ToString());
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  cached_ = *info;
+}
+
+void NodeInfoCache::OnUpdate(const nlohmann::json&,
+                             const nlohmann::json& new_node) {
+  OnAdd(new_node);
+}
+
+void NodeInfoCache::OnDelete(const nlohmann::json&) {}  // Keep the last.
+
 StatusOr<NodeGcuInfo> NodeInfoCache::Get() {
   std::lock_guard<std::mutex> lock(mu_);
+  if (watched_) {
+    if (cached_.has_value()) return *cached_;
+    return UnavailableError("node " + node_name_ +
+                            ": not seen by the watch yet");
+  }
   auto now = clock_->SteadyNow();
   if (cached_.has_value() && now - fetched_at_ < ttl_) return *cached_;
   StatusOr<nlohmann::json> node =

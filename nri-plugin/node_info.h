@@ -20,6 +20,7 @@
 
 #include "contract/memory_unit.h"
 #include "kube/clock.h"
+#include "kube/informer.h"
 #include "kube/kube_client.h"
 #include "status/status.h"
 
@@ -30,13 +31,23 @@ struct NodeGcuInfo {
   std::map<uint32_t, uint64_t> card_memory_units;  // index -> units
 };
 
-class NodeInfoCache {
+class NodeInfoCache : public kube::InformerHandler {
  public:
   NodeInfoCache(kube::KubeClient* client, std::string node_name,
                 kube::Clock* clock,
                 std::chrono::seconds ttl = std::chrono::seconds(60));
 
   StatusOr<NodeGcuInfo> Get();
+
+  // Call before starting an informer on this node with this as its handler:
+  // from then on Get() never calls the API server (CreateContainer must not
+  // wait on it); it answers what the watch brought, Unavailable before the
+  // first event.
+  void UseWatch();
+  void OnAdd(const nlohmann::json& node) override;
+  void OnUpdate(const nlohmann::json& old_node,
+                const nlohmann::json& new_node) override;
+  void OnDelete(const nlohmann::json& last_state) override;
 
  private:
   kube::KubeClient* client_;
@@ -46,6 +57,7 @@ class NodeInfoCache {
   std::mutex mu_;
   std::optional<NodeGcuInfo> cached_;
   std::chrono::steady_clock::time_point fetched_at_{};
+  bool watched_ = false;  // Guarded by mu_.
 };
 
 // The node annotations of a core/v1 Node object, decoded.

@@ -157,11 +157,12 @@ TEST_F(DevicePluginChartTest, RbacIsLeastPrivilege) {
   YAML::Node nri = FindObject(objects, "ClusterRole", "gcushare-nri-plugin");
   ASSERT_TRUE(nri.IsMap());
   // pods: list/watch (its PodCache of this node's pods), get (no cache:
-  // no --node-name), patch (AssignedMarker); nodes: get (NodeInfoCache);
+  // no --node-name), patch (AssignedMarker); nodes: list/watch (its own
+  // node's GCU layout, NodeInfoCache), get (without the watch);
   // events: create (EventQueue, GCUNotRequested).
   EXPECT_EQ(RolePermissions(nri),
             (Permissions{{"/pods", {"get", "list", "watch", "patch"}},
-                         {"/nodes", {"get"}},
+                         {"/nodes", {"get", "list", "watch"}},
                          {"/events", {"create"}}}));
 
   const std::string ns = kTestNamespace;

@@ -48,6 +48,11 @@ Status ApiserverProcess::Start(int port) {
   return OkStatus();
 }
 
+Status ApiserverProcess::Signal(int signo) {
+  if (child_ == nullptr) return FailedPreconditionError("not running");
+  return child_->Signal(signo);
+}
+
 Status ApiserverProcess::Kill() {
   if (child_ == nullptr) return FailedPreconditionError("not running");
   GCUSHARE_RETURN_IF_ERROR(child_->Signal(SIGKILL));

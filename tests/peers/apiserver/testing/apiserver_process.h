@@ -37,6 +37,9 @@ class ApiserverProcess {
   Status Kill();
   // SIGTERM; an error unless it exits 0 in time.
   Status Stop();
+  // Sends `signo` (SIGSTOP: a stalled server that accepts connections into
+  // its backlog and never answers; SIGCONT: back).
+  Status Signal(int signo);
   // Start() again on the port of the last start.
   Status Restart() { return Start(port_); }
 
