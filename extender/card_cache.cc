@@ -157,7 +157,7 @@ void CardCache::PutPodLocked(PodUsage usage) {
   RecountLocked(node);
 }
 
-void CardCache::ErasePodLocked(const std::string& uid) {
+void CardCache::ErasePodLocked(std::string uid) {
   auto it = pods_.find(uid);
   if (it == pods_.end()) return;
   std::string node = it->second.node;

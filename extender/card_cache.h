@@ -100,7 +100,8 @@ class CardCache {
  private:
   // All Locked: callers hold mu_ exclusively.
   void PutPodLocked(PodUsage usage);
-  void ErasePodLocked(const std::string& uid);
+  void ErasePodLocked(
+      std::string uid);  // By value: callers pass keys it erases.
   void RecountLocked(const std::string& node);
 
   mutable std::shared_mutex mu_;
