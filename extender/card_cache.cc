@@ -58,16 +58,25 @@ void CardCache::RemovePod(const nlohmann::json& pod) {
   ErasePodLocked(identity.uid);
 }
 
-void CardCache::Assume(PodUsage usage) {
+uint64_t CardCache::Assume(PodUsage usage) {
   std::unique_lock lock(mu_);
-  usage.assumed = true;
-  PutPodLocked(std::move(usage));
+  return AssumeLocked(std::move(usage));
 }
 
-void CardCache::Forget(std::string_view uid) {
+uint64_t CardCache::AssumeLocked(PodUsage usage) {
+  usage.assumed = true;
+  usage.ticket = ++last_ticket_;
+  const uint64_t ticket = usage.ticket;
+  PutPodLocked(std::move(usage));
+  return ticket;
+}
+
+void CardCache::Forget(std::string_view uid, uint64_t ticket) {
   std::unique_lock lock(mu_);
   auto it = pods_.find(uid);
-  if (it != pods_.end() && it->second.assumed) ErasePodLocked(it->first);
+  if (it != pods_.end() && it->second.assumed && it->second.ticket == ticket) {
+    ErasePodLocked(it->first);
+  }
 }
 
 void CardCache::Visit(const std::vector<std::string>& names,
@@ -108,9 +117,8 @@ const PodUsage* CardCache::Locked::Pod(std::string_view uid) const {
   return it == cache_->pods_.end() ? nullptr : &it->second;
 }
 
-void CardCache::Locked::Assume(PodUsage usage) {
-  usage.assumed = true;
-  cache_->PutPodLocked(std::move(usage));
+uint64_t CardCache::Locked::Assume(PodUsage usage) {
+  return cache_->AssumeLocked(std::move(usage));
 }
 
 std::optional<PodUsage> CardCache::Pod(std::string_view uid) const {

@@ -57,10 +57,12 @@ class CardCache {
   void RemovePod(const nlohmann::json& pod);
 
   // Reserves `usage` (assumed=true) for a bind in flight. Replaces an
-  // earlier record of the same uid.
-  void Assume(PodUsage usage);
-  // Drops the record of `uid` if it is still only assumed.
-  void Forget(std::string_view uid);
+  // earlier record of the same uid. Returns the reservation's ticket
+  // (never 0).
+  uint64_t Assume(PodUsage usage);
+  // Drops the record of `uid` if it is still the reservation `ticket`
+  // made: not replaced by the watch's record nor by another Assume().
+  void Forget(std::string_view uid, uint64_t ticket);
 
   // Runs `fn(name, node)` for each of `names` under one read lock; `node`
   // is null for a node the cache does not hold.
@@ -89,7 +91,7 @@ class CardCache {
    public:
     const CachedNode* Node(std::string_view name) const;
     const PodUsage* Pod(std::string_view uid) const;
-    void Assume(PodUsage usage);
+    uint64_t Assume(PodUsage usage);  // As CardCache::Assume().
 
    private:
     friend class CardCache;
@@ -100,6 +102,7 @@ class CardCache {
  private:
   // All Locked: callers hold mu_ exclusively.
   void PutPodLocked(PodUsage usage);
+  uint64_t AssumeLocked(PodUsage usage);
   void ErasePodLocked(
       std::string uid);  // By value: callers pass keys it erases.
   void RecountLocked(const std::string& node);
@@ -115,6 +118,7 @@ class CardCache {
   };
   std::unordered_map<std::string, CachedNode, NameHash, std::equal_to<>> nodes_;
   std::map<std::string, PodUsage, std::less<>> pods_;  // By uid.
+  uint64_t last_ticket_ = 0;                           // Guarded by mu_.
   // Node name -> uids of pods holding memory there (also for nodes not
   // cached yet: the pod informer may run ahead of the node informer).
   std::map<std::string, std::set<std::string>, std::less<>> pods_by_node_;

@@ -53,15 +53,15 @@ TEST(CardCacheTest, AssumedPodSurvivesLaggingWatchAndForget) {
   usage.node = "n1";
   usage.cards = {0};
   usage.units = 4;
-  cache.Assume(usage);
-  // The watch still shows the pod as it was before our patch.
+  const uint64_t ticket = cache.Assume(usage);
+  // The watch still shows the pod as it was before our Binding.
   ASSERT_TRUE(cache.UpsertPod(pending).ok());
   EXPECT_EQ(Used(cache, "n1"), (std::vector<uint64_t>{4}));
   ASSERT_TRUE(cache.Pod(usage.uid)->assumed);
   // Confirmed by the watch: no longer only assumed; Forget keeps it.
   ASSERT_TRUE(cache.UpsertPod(Assigned(pending, "n1", {0}, 16)).ok());
   EXPECT_FALSE(cache.Pod(usage.uid)->assumed);
-  cache.Forget(usage.uid);
+  cache.Forget(usage.uid, ticket);
   EXPECT_EQ(Used(cache, "n1"), (std::vector<uint64_t>{4}));
 
   // A second reservation that is forgotten frees its memory.
@@ -69,10 +69,28 @@ TEST(CardCacheTest, AssumedPodSurvivesLaggingWatchAndForget) {
   other.node = "n1";
   other.cards = {0};
   other.units = 2;
-  cache.Assume(other);
+  const uint64_t other_ticket = cache.Assume(other);
   EXPECT_EQ(Used(cache, "n1"), (std::vector<uint64_t>{6}));
-  cache.Forget(other.uid);
+  cache.Forget(other.uid, other_ticket);
   EXPECT_EQ(Used(cache, "n1"), (std::vector<uint64_t>{4}));
+}
+
+// A bind that failed forgets only the reservation it made: a newer one
+// for the same pod (a later bind) stays.
+TEST(CardCacheTest, ForgetDropsOnlyItsOwnReservation) {
+  CardCache cache;
+  cache.UpsertNode(SharingNode("n1", 1, 16));
+  PodUsage usage = PodIdentity(MemoryPod("a", 4));
+  usage.node = "n1";
+  usage.cards = {0};
+  usage.units = 4;
+  const uint64_t first = cache.Assume(usage);
+  const uint64_t second = cache.Assume(usage);
+  ASSERT_NE(first, second);
+  cache.Forget(usage.uid, first);
+  EXPECT_EQ(Used(cache, "n1"), (std::vector<uint64_t>{4}));
+  cache.Forget(usage.uid, second);
+  EXPECT_EQ(Used(cache, "n1"), (std::vector<uint64_t>{0}));
 }
 
 TEST(CardCacheTest, WholeCardPodsMarkTheirCards) {

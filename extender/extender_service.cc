@@ -59,7 +59,7 @@ ExtenderService::ExtenderService(CardCache* cache, kube::KubeClient* client,
       bind_failures_(registry->AddCounter(
           "gcushare_extender_bind_failures_total",
           "Binds answered with an error, by stage (request, pod, refused, "
-          "placement, annotate, binding).",
+          "placement, binding).",
           {"stage"})) {}
 
 HttpReply ExtenderService::Filter(std::string_view body) const {
@@ -127,6 +127,9 @@ HttpReply ExtenderService::Bind(std::string_view body) {
 
 std::string ExtenderService::BindPod(const BindingArgs& args) {
   const std::string who = args.pod_namespace + "/" + args.pod_name;
+  // Binds of one pod never interleave in this replica: a retry waits for
+  // the first call's outcome, then sees the pod bound or its reservation.
+  PodLocks::Guard pod_lock = pod_locks_.Lock(who);
   auto pod =
       client_->Get(kube::Resource::Pods(), args.pod_namespace, args.pod_name);
   if (!pod.ok()) {
@@ -168,14 +171,14 @@ std::string ExtenderService::BindPod(const BindingArgs& args) {
   std::string refusal;
   uint64_t card_total = 0;
   std::string unit_text;
-  bool reused = false;  // The reservation is an earlier call's.
+  uint64_t ticket = 0;
   cache_->WithExclusive([&](CardCache::Locked& locked) {
     const PodUsage* existing = locked.Pod(usage.uid);
     const CachedNode* node = locked.Node(args.node);
     if (existing != nullptr && existing->node == args.node && node) {
-      // A retried bind: keep the cards already reserved.
+      // An earlier bind of this pod to this node left its reservation (its
+      // outcome was unknown): keep its cards. This call owns it from now.
       usage.cards = existing->cards;
-      reused = true;
     } else {
       NodeVerdict verdict = Judge(node, *request, policy_);
       if (!verdict.fits) {
@@ -190,37 +193,24 @@ std::string ExtenderService::BindPod(const BindingArgs& args) {
       if (card.index == usage.cards.front()) card_total = card.total_units;
     }
     unit_text = node->layout.unit_text;
-    locked.Assume(usage);
+    ticket = locked.Assume(usage);
   });
   if (!refusal.empty()) {
     bind_failures_.WithLabels({"placement"}).Increment();
     return "node " + args.node + ": " + refusal;
   }
 
+  // One write: the Binding carries the assignment annotations, and the API
+  // server merges them into the pod as it sets spec.nodeName (PROTOCOLS.md
+  // 3.5). A Binding that did not commit wrote nothing, so there is nothing
+  // to undo on the pod; the uid precondition keeps a re-created pod out.
   auto now = clock_->Now().time_since_epoch();
   contract::CardAssignment assignment = BuildAssignment(
       *request, usage.cards, card_total,
       std::chrono::duration_cast<std::chrono::nanoseconds>(now).count());
-  const std::map<std::string, std::string> written =
-      contract::EncodeAssignment(assignment);
-  nlohmann::json patch;
-  for (const auto& [key, value] : written) {
-    patch["metadata"]["annotations"][key] = value;
-  }
-  patch["metadata"]["uid"] = usage.uid;  // Precondition: same incarnation.
-  auto patched =
-      client_->Patch(kube::Resource::Pods(), args.pod_namespace, args.pod_name,
-                     kube::PatchType::kMerge, patch, "");
-  if (!patched.ok()) {
-    // The pod is not bound (nodeName was empty and we have not asked for a
-    // Binding), so the reservation guards nothing; annotations that may
-    // have been written are overwritten by the next bind.
-    if (!reused) cache_->Forget(usage.uid);
-    bind_failures_.WithLabels({"annotate"}).Increment();
-    return "cannot annotate pod " + who + ": " + patched.status().message();
-  }
-  Status bound = client_->CreateBinding(args.pod_namespace, args.pod_name,
-                                        usage.uid, args.node, {});
+  Status bound =
+      client_->CreateBinding(args.pod_namespace, args.pod_name, usage.uid,
+                             args.node, contract::EncodeAssignment(assignment));
   if (!bound.ok()) {
     // A Binding that timed out, got a 5xx, lost its connection or met a
     // 409 may still have committed: the pod itself says what happened.
@@ -232,10 +222,10 @@ std::string ExtenderService::BindPod(const BindingArgs& args) {
         PodIdentity(*back).uid == usage.uid) {
       spdlog::info("pod {}: Binding answered {} but the pod is bound to {}",
                    who, bound.message(), args.node);
-      bound = OkStatus();
     } else if (!back.ok()) {
-      // Unknown outcome: keep the reservation and the annotations; the
-      // watch settles it (a bound pod stays counted, a deleted one frees).
+      // Unknown outcome: keep the reservation; the watch settles it (a
+      // bound pod stays counted, a deleted one frees) and a retried bind
+      // to this node reuses it.
       bind_failures_.WithLabels({"binding"}).Increment();
       spdlog::warn(
           "pod {}: Binding to {} failed ({}) and the pod cannot be read "
@@ -244,7 +234,13 @@ std::string ExtenderService::BindPod(const BindingArgs& args) {
       return "cannot bind pod " + who + " to " + args.node + ": " +
              bound.message() + " (outcome unknown; the reservation stays)";
     } else {
-      if (!reused) Undo(args, usage.uid, *back, written, bound.message());
+      // Certainly not bound here: not bound at all, bound elsewhere by
+      // another binder, or re-created. Only this call's reservation goes.
+      spdlog::warn(
+          "pod {}: Binding to {} failed ({}); dropping its "
+          "reservation",
+          who, args.node, bound.message());
+      cache_->Forget(usage.uid, ticket);
       bind_failures_.WithLabels({"binding"}).Increment();
       return "cannot bind pod " + who + " to " + args.node + ": " +
              bound.message() +
@@ -298,34 +294,6 @@ std::string ExtenderService::AlreadyBound(const BindingArgs& args,
   bind_failures_.WithLabels({"refused"}).Increment();
   return "pod " + who + " is already bound to node " + bound_node + ", not " +
          args.node + "; nothing changed";
-}
-
-void ExtenderService::Undo(const BindingArgs& args, const std::string& uid,
-                           const nlohmann::json& pod,
-                           const std::map<std::string, std::string>& written,
-                           std::string_view why) {
-  const std::string who = args.pod_namespace + "/" + args.pod_name;
-  spdlog::warn("pod {}: binding to {} failed ({}); removing its assignment",
-               who, args.node, why);
-  cache_->Forget(uid);
-  // Remove only what this call wrote, and only while it is still there:
-  // the resourceVersion precondition makes a concurrent writer win.
-  nlohmann::json patch;
-  for (const auto& [key, value] : written) {
-    if (kube::StringAt(pod, {"metadata", "annotations", key}) == value) {
-      patch["metadata"]["annotations"][key] = nullptr;
-    }
-  }
-  if (patch.is_null()) return;
-  patch["metadata"]["uid"] = uid;
-  patch["metadata"]["resourceVersion"] = kube::ResourceVersionOf(pod);
-  auto undone =
-      client_->Patch(kube::Resource::Pods(), args.pod_namespace, args.pod_name,
-                     kube::PatchType::kMerge, patch, "");
-  if (!undone.ok() && undone.status().http_code() != 404) {
-    spdlog::error("pod {}: cannot remove its assignment annotations: {}", who,
-                  undone.status().message());
-  }
 }
 
 }  // namespace gcushare::extender

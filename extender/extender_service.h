@@ -16,11 +16,13 @@
 //   not pass (with a FilterRecord); answers success for a pod already bound
 //   to the node with its cards (a retry). Otherwise chooses the card(s) and
 //   reserves them in the cache under the cache's exclusive lock (so
-//   concurrent binds never over-commit), merges the assignment annotations
-//   into the pod, creates the Binding, and records an Event. A Binding
-//   that fails is resolved by reading the pod back: bound to the node is
-//   success; not bound removes only this call's reservation and
-//   annotations; unreadable keeps everything (the watch settles it).
+//   concurrent binds never over-commit), creates the Binding carrying the
+//   assignment annotations (one write: the API server merges them into the
+//   pod as it binds it), and records an Event. Binds of one pod are
+//   serialized (PodLocks). A Binding that fails is resolved by reading the
+//   pod back: bound to the node is success; certainly not bound here drops
+//   only this call's reservation (the failed Binding wrote nothing);
+//   unreadable keeps the reservation (the watch settles it).
 //
 // Thread-safety: every method is safe for concurrent use.
 // Ownership: cache, client, clock and registry are borrowed and must
@@ -37,6 +39,7 @@
 #include "extender/card_allocator.h"
 #include "extender/card_cache.h"
 #include "extender/filter_record.h"
+#include "extender/pod_locks.h"
 #include "extender/protocol.h"
 #include "kube/clock.h"
 #include "kube/kube_client.h"
@@ -68,6 +71,9 @@ class ExtenderService {
   nlohmann::json InspectAll() const;
   std::optional<nlohmann::json> InspectNode(std::string_view name) const;
 
+  // Binds in flight or waiting, per "<namespace>/<name>" (for tests).
+  const PodLocks& pod_locks() const { return pod_locks_; }
+
  private:
   // The error text for the bind reply, or "" on success.
   std::string BindPod(const BindingArgs& args);
@@ -76,20 +82,12 @@ class ExtenderService {
   // there, otherwise an error. Changes nothing either way.
   std::string AlreadyBound(const BindingArgs& args, const nlohmann::json& pod,
                            const std::string& bound_node);
-  // After a Binding that certainly did not bind the pod to args.node
-  // (`pod` as read back): drops this call's reservation and removes those
-  // of the `written` annotations that still hold this call's values (with
-  // a resourceVersion precondition, so a concurrent writer wins).
-  void Undo(const BindingArgs& args, const std::string& uid,
-            const nlohmann::json& pod,
-            const std::map<std::string, std::string>& written,
-            std::string_view why);
-
   CardCache* const cache_;
   kube::KubeClient* const client_;
   kube::Clock* const clock_;
   const Policy policy_;
   FilterRecord* const filter_record_;
+  PodLocks pod_locks_;
   metrics::Family<metrics::Counter>& bind_failures_;
 };
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #include "extender/testing/objects.h"
@@ -153,7 +155,7 @@ TEST_F(ExtenderServiceTest, WholeAndSharedPodsNeverShareACard) {
             Annotations("s")["enflame.com/gcu-device-id"]);
 }
 
-TEST_F(ExtenderServiceTest, FailedBindingRemovesAnnotationsAndReservation) {
+TEST_F(ExtenderServiceTest, FailedBindingWritesNothingAndFreesTheReservation) {
   AddNode(SharingNode("n1", 1, 16));
   auto pod = AddPod(MemoryPod("a", 4));
   client_.FailNext("binding", UnavailableError("connection refused"));
@@ -161,9 +163,86 @@ TEST_F(ExtenderServiceTest, FailedBindingRemovesAnnotationsAndReservation) {
   EXPECT_NE(error.find("connection refused"), std::string::npos) << error;
   EXPECT_FALSE(Annotations("a").contains("enflame.com/gcu-device-id"));
   EXPECT_EQ(cache_.pod_count(), 0u);
+  // Bind writes the pod once, through the Binding: never a separate patch
+  // that a failed Binding would leave behind.
+  for (const std::string& action : client_.actions()) {
+    EXPECT_EQ(action.rfind("patch", 0), std::string::npos) << action;
+  }
   // The memory is free again.
   ASSERT_EQ(Bind(pod, "n1"), "");
   EXPECT_EQ(Annotations("a")["enflame.com/gcu-device-id"], "0");
+  EXPECT_EQ(Annotations("a")["enflame.com/gcu-device-memory-request"], "4");
+}
+
+// kube-scheduler retries a bind while the first call still waits on the
+// API server. The retry waits for the first call's outcome; the first
+// call's failure must not take the reservation the retry then relies on.
+TEST_F(ExtenderServiceTest, RetryWhileTheFirstBindIsInFlightKeepsItsMemory) {
+  AddNode(SharingNode("n1", 1, 16));
+  auto pod = AddPod(MemoryPod("a", 4));
+  std::mutex mu;
+  std::condition_variable cv;
+  int bindings = 0;
+  bool release = false;
+  client_.SetBindingHook([&]() -> Status {
+    std::unique_lock<std::mutex> lock(mu);
+    if (++bindings > 1) return OkStatus();
+    cv.notify_all();
+    cv.wait(lock, [&] { return release; });
+    // Answered before it reached etcd: certainly not bound.
+    return UnavailableError("connection refused");
+  });
+  std::string first_error;
+  std::thread first([&] { first_error = Bind(pod, "n1"); });
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return bindings == 1; });
+  }
+  std::string retry_error = "not run";
+  std::thread retry([&] { retry_error = Bind(pod, "n1"); });
+  // The retry is registered on the pod's lock behind the first call.
+  while (service_.pod_locks().Users("default/a") < 2) {
+    std::this_thread::yield();
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    release = true;
+  }
+  cv.notify_all();
+  first.join();
+  retry.join();
+  EXPECT_NE(first_error.find("connection refused"), std::string::npos)
+      << first_error;
+  EXPECT_EQ(retry_error, "");
+  EXPECT_EQ(bindings, 2);
+  // The pod runs on n1 with its card, and the cache counts it: the next
+  // pod cannot take the same memory.
+  EXPECT_EQ(Annotations("a")["enflame.com/gcu-device-id"], "0");
+  auto held = cache_.Pod(pod["metadata"]["uid"].get<std::string>());
+  ASSERT_TRUE(held.has_value());
+  EXPECT_EQ(held->units, 4u);
+  auto inspect = service_.InspectNode("n1");
+  EXPECT_EQ((*inspect)["usedGCU"], 4);
+}
+
+// A Binding whose answer was lost (the pod reads back bound to the node)
+// is success, and the reservation stays.
+TEST_F(ExtenderServiceTest, BindingErrorButBoundIsSuccess) {
+  AddNode(SharingNode("n1", 1, 16));
+  auto pod = AddPod(MemoryPod("a", 4));
+  bool answered = false;
+  client_.SetBindingHook([&]() -> Status {
+    if (answered) return OkStatus();  // The inner, committing call.
+    answered = true;
+    // Commit, then lose the answer.
+    Status committed = client_.CreateBinding(
+        "default", "a", pod["metadata"]["uid"].get<std::string>(), "n1",
+        {{"enflame.com/gcu-device-id", "0"}});
+    EXPECT_TRUE(committed.ok()) << committed.message();
+    return UnavailableError("connection reset by peer");
+  });
+  EXPECT_EQ(Bind(pod, "n1"), "");
+  EXPECT_EQ(cache_.pod_count(), 1u);
 }
 
 TEST_F(ExtenderServiceTest, BadBodiesAre400AndChangeNothing) {

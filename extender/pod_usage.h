@@ -26,6 +26,9 @@ struct PodUsage {
   bool whole = false;           // Holds its cards entirely.
   // Counted from our own bind, not yet seen assigned through the watch.
   bool assumed = false;
+  // The CardCache::Assume() that made this record (0: from the watch), so
+  // that a failed bind forgets only its own reservation.
+  uint64_t ticket = 0;
   // Cards a whole-card pod holds (1 for shared pods).
   uint32_t card_count = 1;
   // Why the assignment annotations could not be read in full ("" when

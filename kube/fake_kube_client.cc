@@ -62,6 +62,10 @@ Status FakeKubeClient::TakeFailureLocked(const std::string& method,
   return status;
 }
 
+void FakeKubeClient::SetBindingHook(std::function<Status()> hook) {
+  binding_hook_ = std::move(hook);
+}
+
 void FakeKubeClient::FailNext(const std::string& method, Status status) {
   std::lock_guard<std::mutex> lock(mu_);
   failures_.emplace(method, std::move(status));
@@ -356,6 +360,7 @@ Status FakeKubeClient::CreateBinding(
     std::string_view ns, std::string_view pod, std::string_view uid,
     std::string_view node,
     const std::map<std::string, std::string>& annotations) {
+  if (binding_hook_) GCUSHARE_RETURN_IF_ERROR(binding_hook_());
   std::lock_guard<std::mutex> lock(mu_);
   GCUSHARE_RETURN_IF_ERROR(TakeFailureLocked(
       "binding", "pods " + ObjectKey(ns, pod) + " -> " + std::string(node)));

@@ -29,6 +29,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -51,6 +52,11 @@ class FakeKubeClient : public KubeClient {
   // "watch", "create", "update", "delete", "patch", "binding", "event".
   void FailNext(const std::string& method, Status status);
 
+  // Called at the start of every CreateBinding, outside the fake's lock
+  // (it may block, to hold a Binding in flight); a non-OK Status is
+  // answered without binding. Null: none. Set before concurrent use.
+  void SetBindingHook(std::function<Status()> hook);
+
   // Ends every open watch cleanly (they return OK).
   void CloseWatches();
   // Forgets history up to now: open watches and watches from an older RV
@@ -60,6 +66,7 @@ class FakeKubeClient : public KubeClient {
   // Every call in order: "create pods ns/p1", "get nodes /n1",
   // "binding pods ns/p1 -> n1", "event Pod ns/p1 GcuAllocated", ...
   std::vector<std::string> actions() const;
+
   // The current resourceVersion.
   std::string resource_version() const;
 
@@ -120,6 +127,7 @@ class FakeKubeClient : public KubeClient {
   uint64_t next_uid_ = 1;
   std::multimap<std::string, Status> failures_;
   std::vector<std::string> actions_;
+  std::function<Status()> binding_hook_;
 };
 
 }  // namespace gcushare::kube

@@ -12,8 +12,7 @@
 
 #include "extender/testing/objects.h"
 #include "testing/files.h"
-#include "tests/extender/harness.h"
-#include "tests/peers/apiserver/testing/test_server.h"
+#include "tests/extender/extender_fixture.h"
 
 namespace gcushare {
 namespace {
@@ -22,96 +21,6 @@ using extender::testing::MemoryPod;
 using extender::testing::Pod;
 using extender::testing::SharingNode;
 using nlohmann::json;
-
-class ExtenderHttpTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = testing::MakeTempDir();
-    kubeconfig_ = testing::WriteKubeconfig(dir_, api_.port());
-  }
-  void StartExtender(const std::vector<std::string>& flags = {}) {
-    Status started = extender_.Start(kubeconfig_, dir_ + "/logs", flags);
-    ASSERT_TRUE(started.ok()) << started.message();
-  }
-  void CreateNode(const json& node) {
-    auto r = api_.Post("/api/v1/nodes", node.dump());
-    ASSERT_EQ(r.status, 201) << r.body;
-  }
-  json CreatePod(const json& pod) {
-    auto r = api_.Post("/api/v1/namespaces/default/pods", pod.dump());
-    EXPECT_EQ(r.status, 201) << r.body;
-    return json::parse(r.body);
-  }
-  json GetPod(const std::string& name) {
-    auto r = api_.Get("/api/v1/namespaces/default/pods/" + name);
-    EXPECT_EQ(r.status, 200) << r.body;
-    return json::parse(r.body);
-  }
-  std::string Annotation(const std::string& pod, const std::string& key) {
-    json p = GetPod(pod);
-    auto& a = p["metadata"]["annotations"];
-    return a.is_object() && a.contains(key) ? a[key].get<std::string>() : "";
-  }
-  // Waits until the extender's cache holds `node`.
-  void WaitForNode(const std::string& node) {
-    for (int i = 0; i < 1000; ++i) {
-      if (extender_.Get("/inspect/" + node).status == 200) return;
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    FAIL() << "node " << node << " never reached the cache";
-  }
-  json Filter(const json& pod, const std::vector<std::string>& names) {
-    json args = {{"Pod", pod}, {"Nodes", nullptr}, {"NodeNames", names}};
-    auto r = extender_.Post("/filter", args.dump());
-    EXPECT_EQ(r.status, 200) << r.body;
-    return json::parse(r.body);
-  }
-  // Filter (which the extender requires before bind, as kube-scheduler
-  // always does), then bind.
-  std::string Bind(const json& pod, const std::string& node) {
-    Filter(pod, {node});
-    return BindOnly(pod, node);
-  }
-  std::string BindOnly(const json& pod, const std::string& node) {
-    json args = {{"PodName", pod["metadata"]["name"]},
-                 {"PodNamespace", pod["metadata"]["namespace"]},
-                 {"PodUID", pod["metadata"]["uid"]},
-                 {"Node", node}};
-    auto r = extender_.Post("/bind", args.dump());
-    EXPECT_EQ(r.status, 200) << r.body;
-    return json::parse(r.body)["Error"].get<std::string>();
-  }
-  json Inspect(const std::string& node) {
-    auto r = extender_.Get("/inspect/" + node);
-    EXPECT_EQ(r.status, 200) << r.body;
-    json view = json::parse(r.body);
-    // Whether a pod is still only assumed depends on timing: drop it.
-    for (auto& [index, device] : view["devices"].items()) {
-      for (auto& pod : device["pods"]) pod.erase("assumed");
-    }
-    return view;
-  }
-
-  // While set, the stand-in API server commits each Binding and then
-  // answers this code, as kube-apiserver does when its deadline passed
-  // after the write reached etcd.
-  std::atomic<int> binding_answer_{0};
-  apiserver::testing::TestServer api_{[this] {
-    apiserver::ServerOptions options;
-    options.fail_after_commit = [this](const std::string& method,
-                                       const std::string& path) {
-      const std::string suffix = "/binding";
-      const bool binding =
-          method == "POST" && path.size() > suffix.size() &&
-          path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
-      return binding ? binding_answer_.load() : 0;
-    };
-    return options;
-  }()};
-  std::string dir_;
-  std::string kubeconfig_;
-  testing::ExtenderProcess extender_;
-};
 
 TEST_F(ExtenderHttpTest, VendorManualScenario) {
   CreateNode(SharingNode("n1", 8, 16));

@@ -151,6 +151,13 @@ void ApiServer::Dispatch(const std::string& method, const httplib::Request& req,
     WriteStatus(res, UnauthorizedStatus());
     return;
   }
+  if (const int refused = options_.fail_before_handle
+                              ? options_.fail_before_handle(method, req.path)
+                              : 0;
+      refused != 0) {
+    WriteStatus(res, GenericResponseStatus(refused));
+    return;
+  }
   try {
     DispatchApi(method, req, res);
   } catch (const std::exception& e) {
@@ -162,7 +169,13 @@ void ApiServer::Dispatch(const std::string& method, const httplib::Request& req,
   const int injected = options_.fail_after_commit
                            ? options_.fail_after_commit(method, req.path)
                            : 0;
-  if (injected == 504) {
+  if (injected == kBreakConnection) {
+    // Promise a body, then fail to produce it: httplib closes the
+    // connection after the headers.
+    res.set_content_provider(
+        1024, "application/json",
+        [](size_t, size_t, httplib::DataSink&) { return false; });
+  } else if (injected == 504) {
     // kube-apiserver's words when the request deadline passed.
     WriteStatus(res, ApiStatus::Failure(504, "Timeout",
                                         "Timeout: request did not complete "

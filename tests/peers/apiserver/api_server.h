@@ -45,6 +45,9 @@
 
 namespace gcushare::apiserver {
 
+// A fail_after_commit answer: cut the connection instead of answering.
+inline constexpr int kBreakConnection = -1;
+
 struct ServerOptions {
   std::string bind_address = "127.0.0.1";
   int port = 0;       // 0: any free port.
@@ -64,9 +67,18 @@ struct ServerOptions {
   // that code, as kube-apiserver answers 504 "Timeout" when a write
   // committed in etcd but the request's deadline passed, or 500 when the
   // connection to etcd broke after the commit. Null or 0: the real answer.
+  // kBreakConnection instead of a code: the status line and headers go
+  // out, then the connection closes before the body (the client sees a
+  // transfer cut short, as when the connection breaks mid-answer).
   // Called concurrently from the worker threads.
   std::function<int(const std::string& method, const std::string& path)>
       fail_after_commit;
+  // Called before a request is handled (it may block, to hold a request in
+  // flight); a non-zero HTTP code answers the request with kube-apiserver's
+  // generic Status for that code, and nothing is written. Null or 0:
+  // handled as usual. Called concurrently from the worker threads.
+  std::function<int(const std::string& method, const std::string& path)>
+      fail_before_handle;
 };
 
 class ApiServer {
