@@ -171,7 +171,9 @@ void ApiServer::Dispatch(const std::string& method, const httplib::Request& req,
                            : 0;
   if (injected == kBreakConnection) {
     // Promise a body, then fail to produce it: httplib closes the
-    // connection after the headers.
+    // connection after the headers. (httplib writes a non-empty body in
+    // preference to a provider.)
+    res.body.clear();
     res.set_content_provider(
         1024, "application/json",
         [](size_t, size_t, httplib::DataSink&) { return false; });
