@@ -5,9 +5,11 @@
 #include "contract/names.h"
 #include "daemon/daemon.h"
 #include "daemon/seccomp.h"
+#include "device-plugin/api_permissions.h"
 #include "device-plugin/flags.h"
 #include "device-plugin/plugin.h"
 #include "efml/card_source_factory.h"
+#include "kube/api_permissions.h"
 #include "kube/clock.h"
 #include "kube/config.h"
 #include "kube/curl_kube_client.h"
@@ -42,7 +44,10 @@ int main(int argc, char** argv) {
       kube::CurlKubeClient::Create(*kube_config, client_options);
   if (!client.ok()) return daemon.Fail(client.status());
 
-  deviceplugin::Plugin plugin(*config, source->get(), client->get(), &clock);
+  kube::PermissionCheckingKubeClient api(
+      client->get(), std::string(contract::kDevicePluginName),
+      deviceplugin::DevicePluginApiPermissions());
+  deviceplugin::Plugin plugin(*config, source->get(), &api, &clock);
   if (Status s = plugin.Start(); !s.ok()) return daemon.Fail(s);
   if (Status s = daemon.Confine(NetworkSyscalls()); !s.ok()) {
     plugin.Stop();

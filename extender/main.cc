@@ -8,12 +8,14 @@
 #include "daemon/daemon.h"
 #include "daemon/seccomp.h"
 #include "daemon/version.h"
+#include "extender/api_permissions.h"
 #include "extender/cache_feed.h"
 #include "extender/cache_metrics.h"
 #include "extender/card_allocator.h"
 #include "extender/card_cache.h"
 #include "extender/extender_service.h"
 #include "extender/http_server.h"
+#include "kube/api_permissions.h"
 #include "kube/clock.h"
 #include "kube/config.h"
 #include "kube/curl_kube_client.h"
@@ -97,25 +99,28 @@ int Run(int argc, char** argv) {
   auto client = kube::CurlKubeClient::Create(*config, client_options);
   if (!client.ok()) return daemon.Fail(client.status());
   spdlog::info("API server {}; policy {}", config->server, policy_text);
+  kube::PermissionCheckingKubeClient api(client->get(),
+                                         std::string(contract::kExtenderName),
+                                         ExtenderApiPermissions());
 
   kube::RealClock clock;
   metrics::Registry registry;
   CardCache cache;
   RegisterCacheMetrics(&cache, &registry);
   NodeFeed node_feed(&cache);
-  kube::EventQueue events(client->get(), std::string(contract::kExtenderName));
+  kube::EventQueue events(&api, std::string(contract::kExtenderName));
   events.Start();
   PodFeed pod_feed(&cache, &events);
   kube::InformerOptions node_options;
   node_options.label_selector = std::string(contract::kSharingNodeLabel) + "=" +
                                 std::string(contract::kSharingNodeLabelValue);
-  kube::Informer nodes(client->get(), kube::Resource::Nodes(), "", &node_feed,
+  kube::Informer nodes(&api, kube::Resource::Nodes(), "", &node_feed,
                        node_options);
-  kube::Informer pods(client->get(), kube::Resource::Pods(), "", &pod_feed);
+  kube::Informer pods(&api, kube::Resource::Pods(), "", &pod_feed);
 
   FilterRecord filter_record(&clock, /*capacity=*/100000,
                              std::chrono::minutes(10));
-  ExtenderService service(&cache, client->get(), &clock, *policy, &registry,
+  ExtenderService service(&cache, &api, &clock, *policy, &registry,
                           bind_requires_filter ? &filter_record : nullptr);
   HttpServerOptions server_options;
   server_options.address = address;

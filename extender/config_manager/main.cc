@@ -25,10 +25,12 @@
 #include "daemon/daemon.h"
 #include "daemon/seccomp.h"
 #include "daemon/version.h"
+#include "extender/config_manager/api_permissions.h"
 #include "extender/config_manager/config_manager.h"
 #include "extender/config_manager/file_system.h"
 #include "extender/config_manager/kube_version.h"
 #include "extender/config_manager/service_url.h"
+#include "kube/api_permissions.h"
 #include "kube/config.h"
 #include "kube/curl_kube_client.h"
 
@@ -161,6 +163,7 @@ int Run(int argc, char** argv) {
         "give exactly one of --extender-url and --extender-service"));
   }
   std::unique_ptr<kube::CurlKubeClient> client;
+  std::unique_ptr<kube::PermissionCheckingKubeClient> api;
   if (needs_url && !f.extender_service.empty()) {
     if (auto ref = ParseServiceRef(f.extender_service); !ref.ok()) {
       return daemon.Fail(ref.status());
@@ -173,6 +176,9 @@ int Run(int argc, char** argv) {
     auto created = kube::CurlKubeClient::Create(*config, options);
     if (!created.ok()) return daemon.Fail(created.status());
     client = std::move(*created);
+    api = std::make_unique<kube::PermissionCheckingKubeClient>(
+        client.get(), std::string(contract::kConfigManagerName),
+        ConfigManagerApiPermissions());
   }
   if (auto s = daemon.Confine(NetworkSyscalls()); !s.ok()) {
     return daemon.Fail(s);
@@ -180,7 +186,7 @@ int Run(int argc, char** argv) {
 
   RealFileSystem fs;
   if (f.command == "apply") {
-    Status s = ApplyOnce(f, client.get(), &fs);
+    Status s = ApplyOnce(f, api.get(), &fs);
     return s.ok() ? daemon.Finish() : daemon.Fail(s);
   }
   if (f.command == "restore") {
@@ -213,7 +219,7 @@ int Run(int argc, char** argv) {
       daemon.shutdown().Wait();
       break;
     }
-    Status s = ApplyOnce(f, client.get(), &fs);
+    Status s = ApplyOnce(f, api.get(), &fs);
     if (!s.ok()) spdlog::error("apply failed (will retry): {}", s.ToString());
     std::chrono::milliseconds wait = s.ok() ? resync : std::chrono::seconds(5);
     if (s.ok() && resync.count() == 0) {

@@ -10,11 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "kube/api_permissions.h"
+
 namespace gcushare::testing {
 
 // "/pods" for the core group, "apps/daemonsets" otherwise. Verbs of rules
 // naming the same resource are merged; resourceNames are ignored here.
-using Permissions = std::map<std::string, std::set<std::string>>;
+using Permissions = kube::ApiPermissions;
 
 Permissions RolePermissions(const YAML::Node& role);
 
