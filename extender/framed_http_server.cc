@@ -182,7 +182,9 @@ void FramedHttpServer::IoLoop() {
   std::vector<pollfd> fds;
   std::vector<uint64_t> ids;
   while (!stopping_) {
-    fds.assign({{wake_read_, POLLIN, 0}, {listen_fd_, POLLIN, 0}});
+    fds.assign(
+        {{wake_read_, POLLIN, 0},
+         {listen_fd_, static_cast<short>(accept_paused_ ? 0 : POLLIN), 0}});
     ids.assign({0, 0});
     Clock::time_point next = Clock::now() + std::chrono::seconds(60);
     for (auto& [id, c] : connections_) {
@@ -280,7 +282,12 @@ void FramedHttpServer::Accept() {
   for (;;) {
     int fd =
         ::accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (fd < 0) return;  // EAGAIN, or out of descriptors until one closes.
+    if (fd < 0) {
+      // Out of descriptors: the pending connection would make the listening
+      // socket readable forever; wait for a connection to close instead.
+      if (errno == EMFILE || errno == ENFILE) accept_paused_ = true;
+      return;  // EAGAIN, or the above.
+    }
     if (connections_.size() >= options_.max_connections) {
       const std::string busy =
           Serialize(503, "text/plain",
@@ -460,6 +467,7 @@ void FramedHttpServer::Close(uint64_t id) {
   buffered_ -= it->second.charge;
   connections_.erase(it);
   open_ = connections_.size();
+  accept_paused_ = false;
 }
 
 }  // namespace gcushare::extender

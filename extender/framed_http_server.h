@@ -117,7 +117,8 @@ class FramedHttpServer {
   // I/O thread only.
   std::map<uint64_t, Connection> connections_;
   uint64_t next_id_ = 1;
-  size_t buffered_ = 0;  // Sum of Charged() over connections_.
+  size_t buffered_ = 0;         // Sum of Charged() over connections_.
+  bool accept_paused_ = false;  // Out of descriptors until one closes.
 
   std::mutex mu_;
   std::condition_variable work_ready_;

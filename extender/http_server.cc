@@ -66,37 +66,15 @@ ExtenderHttpServer::ExtenderHttpServer(ExtenderService* service,
 
 ExtenderHttpServer::~ExtenderHttpServer() { Stop(); }
 
-HttpReply ExtenderHttpServer::Verb(const std::string& verb,
-                                   const HttpRequest& req) {
+HttpResponse ExtenderHttpServer::Timed(
+    const std::string& verb, const std::function<HttpReply()>& handler) {
   auto start = std::chrono::steady_clock::now();
-  HttpReply reply;
-  if (verb == "filter") {
-    reply = service_->Filter(req.body);
-  } else if (verb == "prioritize") {
-    reply = service_->Prioritize(req.body);
-  } else if (verb == "bind") {
-    reply = service_->Bind(req.body);
-  } else if (req.path.size() > std::string_view("/inspect/").size() +
-                                   contract::kExtenderPathPrefix.size()) {
-    const std::string node =
-        req.path.substr(contract::kExtenderPathPrefix.size() +
-                        std::string_view("/inspect/").size());
-    auto view = service_->InspectNode(node);
-    reply = view.has_value()
-                ? HttpReply{200, view->dump(2) + "\n"}
-                : HttpReply{404,
-                            "node " + node +
-                                " is not a GCUShare node known to the "
-                                "extender\n",
-                            "text/plain"};
-  } else {
-    reply = HttpReply{200, service_->InspectAll().dump(2) + "\n"};
-  }
+  HttpReply reply = handler();
   latency_.WithLabels({verb}).Observe(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count());
   requests_.WithLabels({verb, std::to_string(reply.status)}).Increment();
-  return reply;
+  return From(reply);
 }
 
 HttpResponse ExtenderHttpServer::Route(const HttpRequest& req) {
@@ -108,20 +86,42 @@ HttpResponse ExtenderHttpServer::Route(const HttpRequest& req) {
   path.remove_prefix(prefix.size());
   const bool post = req.method == "POST";
   const bool get = req.method == "GET";
-  for (const char* verb : {"filter", "prioritize", "bind"}) {
-    if (path == "/" + std::string(verb)) {
-      if (!post) return Text(405, "use POST\n");
-      return From(Verb(verb, req));
-    }
+  if (path == "/filter" || path == "/prioritize" || path == "/bind") {
+    if (!post) return Text(405, "use POST\n");
+    const std::string verb(path.substr(1));
+    return Timed(verb, [this, &verb, &req] {
+      if (verb == "filter") return service_->Filter(req.body);
+      if (verb == "prioritize") return service_->Prioritize(req.body);
+      return service_->Bind(req.body);
+    });
   }
-  const bool inspect_node = path.substr(0, 9) == "/inspect/" &&
-                            path.size() > 9 &&
-                            path.find('/', 9) == std::string_view::npos;
+  constexpr std::string_view kInspectNode = "/inspect/";
+  const bool inspect_node =
+      path.substr(0, kInspectNode.size()) == kInspectNode &&
+      path.size() > kInspectNode.size() &&
+      path.find('/', kInspectNode.size()) == std::string_view::npos;
   if (path == "/inspect" || inspect_node || path == "/version" ||
       path == "/healthz" || path == "/metrics") {
     if (!get) return Text(405, "use GET\n");
   }
-  if (path == "/inspect" || inspect_node) return From(Verb("inspect", req));
+  if (path == "/inspect") {
+    return Timed("inspect", [this] {
+      return HttpReply{200, service_->InspectAll().dump(2) + "\n"};
+    });
+  }
+  if (inspect_node) {
+    const std::string node(path.substr(kInspectNode.size()));
+    return Timed("inspect", [this, &node] {
+      auto view = service_->InspectNode(node);
+      if (!view.has_value()) {
+        return HttpReply{
+            404,
+            "node " + node + " is not a GCUShare node known to the extender\n",
+            "text/plain"};
+      }
+      return HttpReply{200, view->dump(2) + "\n"};
+    });
+  }
   if (path == "/version") return Text(200, std::string(Version()));
   if (path == "/healthz") {
     return options_.ready() ? Text(200, "ok\n")

@@ -73,7 +73,9 @@ class ExtenderHttpServer {
  private:
   // The answer to one whole request.
   HttpResponse Route(const HttpRequest& req);
-  HttpReply Verb(const std::string& verb, const HttpRequest& req);
+  // Runs `handler`, counting and timing it under `verb`.
+  HttpResponse Timed(const std::string& verb,
+                     const std::function<HttpReply()>& handler);
 
   ExtenderService* const service_;
   metrics::Registry* const registry_;
