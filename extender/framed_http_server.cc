@@ -213,7 +213,10 @@ void FramedHttpServer::IoLoop() {
           break;
       }
       next = std::min(next, due);
-      fds.push_back({c.fd, events, 0});
+      // With a worker, the connection is left out (-1: poll skips it);
+      // otherwise a client that reset it would report POLLHUP on every
+      // round until the answer is ready.
+      fds.push_back({events == 0 ? -1 : c.fd, events, 0});
       ids.push_back(id);
     }
     auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(
