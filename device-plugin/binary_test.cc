@@ -75,13 +75,18 @@ TEST(BinaryTest, UnknownMemoryUnitRefusesToStart) {
   EXPECT_FALSE(Exists(dir + "/cdi"));
 }
 
-TEST(BinaryTest, MissingFakeCardsFileIsAClearError) {
-  std::string dir = MakeTempDir();
+// A kubeconfig in `dir` for an API server that is not there.
+void WriteUnreachableKubeconfig(const std::string& dir) {
   WriteFileOrDie(dir + "/kubeconfig",
                  "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n"
                  "  cluster:\n    server: http://127.0.0.1:1\ncontexts:\n"
                  "- name: x\n  context:\n    cluster: c\n"
                  "current-context: x\n");
+}
+
+TEST(BinaryTest, MissingFakeCardsFileIsAClearError) {
+  std::string dir = MakeTempDir();
+  WriteUnreachableKubeconfig(dir);
   auto r = RunProcess(
       {Binary(), "--node-name=n1", "--fake-cards=" + dir + "/missing.yaml",
        "--cdi-dir=" + dir + "/cdi", "--log-dir=" + dir + "/logs",
@@ -90,6 +95,27 @@ TEST(BinaryTest, MissingFakeCardsFileIsAClearError) {
   EXPECT_EQ(r->exit_code, 1);
   EXPECT_NE(r->err.find(dir + "/missing.yaml"), std::string::npos) << r->err;
   EXPECT_NE(r->err.find("fake backend"), std::string::npos) << r->err;
+  EXPECT_FALSE(Exists(dir + "/cdi"));
+  EXPECT_FALSE(Exists(dir + "/gcushare-gcu-memory.sock"));
+}
+
+// A fake-cards file nested 200k deep (400 KB) is an error naming the file
+// and the limit, not a stack overflow; nothing is written.
+TEST(BinaryTest, DeeplyNestedFakeCardsFileIsAClearError) {
+  std::string dir = MakeTempDir();
+  WriteUnreachableKubeconfig(dir);
+  WriteFileOrDie(dir + "/cards.yaml", "cards: " + std::string(200000, '[') +
+                                          std::string(200000, ']') + "\n");
+  auto r = RunProcess(
+      {Binary(), "--node-name=n1", "--fake-cards=" + dir + "/cards.yaml",
+       "--cdi-dir=" + dir + "/cdi", "--log-dir=" + dir + "/logs",
+       "--device-plugin-dir=" + dir, "--kubeconfig=" + dir + "/kubeconfig"});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 1) << r->err.substr(0, 300);
+  EXPECT_NE(r->err.find(dir + "/cards.yaml"), std::string::npos) << r->err;
+  EXPECT_NE(r->err.find("YAML nested deeper than 256 levels"),
+            std::string::npos)
+      << r->err.substr(0, 300);
   EXPECT_FALSE(Exists(dir + "/cdi"));
   EXPECT_FALSE(Exists(dir + "/gcushare-gcu-memory.sock"));
 }

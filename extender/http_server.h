@@ -6,10 +6,14 @@
 //   GET  /healthz                      200 "ok" once the cache has synced,
 //                                      503 before
 //   GET  /metrics                      Prometheus text format
-// Bodies over max_body_bytes, or that are not the verb's JSON, get 400 with
-// a message and change nothing; a body not received within body_timeout
-// gets 408 and the connection is closed. Every verb is counted by HTTP code and
-// timed (gcushare_extender_requests_total, ..._request_duration_seconds).
+// Requests are framed by FramedHttpServer (extender/framed_http_server.h):
+// workers see only whole requests, so a client trickling its head or body
+// holds no worker; the limits there answer 408/411/413/431/503 and close.
+// Bodies that are not the verb's JSON get 400 with a message and change
+// nothing. Every verb is counted by HTTP code and timed
+// (gcushare_extender_requests_total, ..._request_duration_seconds); requests
+// refused by the framing are counted by code
+// (gcushare_extender_refused_requests_total).
 //
 // Ownership: service and registry are borrowed. Thread-safety: Start/Stop
 // from one thread; handlers run on the server's worker threads.
@@ -21,17 +25,11 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 
 #include "extender/extender_service.h"
+#include "extender/framed_http_server.h"
 #include "metrics/registry.h"
 #include "status/status.h"
-
-namespace httplib {
-class Server;
-class ContentReader;
-struct Request;
-}  // namespace httplib
 
 namespace gcushare::extender {
 
@@ -39,15 +37,23 @@ struct HttpServerOptions {
   std::string address = "0.0.0.0";
   int port = 32766;  // 0: any free port (see port()).
   // kube-scheduler's bodies with nodeCacheCapable (pod + node names) stay
-  // far below this; worker_threads x max_body_bytes (plus the parsed form)
-  // must fit in the process's memory limit.
+  // far below this.
   size_t max_body_bytes = size_t{8} << 20;
   int worker_threads = 32;
-  // A POST body must arrive whole within this time of its headers (408
-  // otherwise), so that a client trickling bytes cannot hold a worker.
+  // A request head must arrive whole within head_timeout of its first byte,
+  // and its body within body_timeout of the head (408 otherwise).
+  std::chrono::milliseconds head_timeout{5000};
   std::chrono::milliseconds body_timeout{5000};
-  // A connection that sends nothing for this long is closed.
+  // A connection that sends nothing for this long is closed (408 when a
+  // request was under way); an answer not taken within it is dropped.
   std::chrono::milliseconds read_timeout{5000};
+  // Open connections beyond this get 503.
+  size_t max_connections = 512;
+  // Request bytes buffered (declared bodies counted whole) plus answers
+  // not yet written, over all connections; a request that would pass it
+  // gets 503. With the parsed form of the bodies being handled, this bounds
+  // the server's memory (README "A request is hostile or slow.").
+  size_t max_buffered_bytes = size_t{32} << 20;
   // Whether the cache has synced (for /healthz).
   std::function<bool()> ready = [] { return true; };
 };
@@ -62,23 +68,23 @@ class ExtenderHttpServer {
   // address when the port cannot be bound.
   Status Start();
   void Stop();
-  int port() const { return port_; }
+  int port() const { return server_->port(); }
 
  private:
-  void Route();
-  // Reads a POST body within body_timeout and max_body_bytes into
-  // req.body; the reply to send instead when it cannot.
-  std::optional<HttpReply> ReadBody(const httplib::Request& req,
-                                    const httplib::ContentReader& reader) const;
+  // The answer to one whole request.
+  HttpResponse Route(const HttpRequest& req);
+  // Runs `handler`, counting and timing it under `verb`.
+  HttpResponse Timed(const std::string& verb,
+                     const std::function<HttpReply()>& handler);
 
   ExtenderService* const service_;
   metrics::Registry* const registry_;
   const HttpServerOptions options_;
   metrics::Family<metrics::Counter>& requests_;
   metrics::Family<metrics::Histogram>& latency_;
-  std::unique_ptr<httplib::Server> server_;
-  std::thread thread_;
-  int port_ = 0;
+  metrics::Family<metrics::Counter>& refused_;
+  metrics::Family<metrics::Gauge>& open_connections_;
+  std::unique_ptr<FramedHttpServer> server_;
 };
 
 }  // namespace gcushare::extender

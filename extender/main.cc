@@ -39,9 +39,12 @@ int Run(int argc, char** argv) {
   std::string policy_text = "binpack";
   int threads = 32;
   bool bind_requires_filter = true;
+  double head_timeout_s = 5;
   double body_timeout_s = 5;
   double read_timeout_s = 5;
   int max_body_mib = 8;
+  int max_buffered_mib = 32;
+  int max_connections = 512;
   app.add_option("--kubeconfig", kubeconfig,
                  "kubeconfig file for the API server; absent: the in-cluster "
                  "service account configuration");
@@ -65,22 +68,40 @@ int Run(int argc, char** argv) {
                  "worker threads answering HTTP requests")
       ->capture_default_str()
       ->check(CLI::Range(2, 1024));
+  app.add_option("--head-timeout", head_timeout_s,
+                 "seconds within which a request head must arrive after its "
+                 "first byte (408 and the connection closed otherwise)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 600.0));
   app.add_option("--body-timeout", body_timeout_s,
                  "seconds within which a POST body must arrive after its "
-                 "headers (408 and the connection closed otherwise), so a "
-                 "client trickling bytes cannot hold a worker")
+                 "headers (408 and the connection closed otherwise); requests "
+                 "reach a worker only whole, so slow clients hold none")
       ->capture_default_str()
       ->check(CLI::Range(0.01, 600.0));
   app.add_option("--read-timeout", read_timeout_s,
                  "seconds a connection may stay silent (idle keep-alive or "
-                 "mid-request) before it is closed")
+                 "mid-request), or leave an answer unread, before it is "
+                 "closed")
       ->capture_default_str()
       ->check(CLI::Range(0.01, 600.0));
   app.add_option("--max-body-mib", max_body_mib,
-                 "largest request body; --http-threads x this must fit the "
-                 "memory limit (with nodeCacheCapable: true bodies are small)")
+                 "largest request body (413 beyond; with nodeCacheCapable: "
+                 "true bodies are small)")
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
+  app.add_option(
+         "--max-buffered-mib", max_buffered_mib,
+         "request and answer bytes buffered over all connections "
+         "(503 beyond); a parsed body can take 16 x its text, so 17 x this "
+         "plus the cache must fit the memory limit")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
+  app.add_option("--max-connections", max_connections,
+                 "open connections (503 beyond); keep below the open-file "
+                 "limit")
+      ->capture_default_str()
+      ->check(CLI::Range(8, 65536));
   app.add_option("--bind-requires-filter", bind_requires_filter,
                  "bind only pods this process filtered onto that node in "
                  "the last 10 minutes (with several replicas, give the "
@@ -127,6 +148,11 @@ int Run(int argc, char** argv) {
   server_options.port = port;
   server_options.worker_threads = threads;
   server_options.max_body_bytes = static_cast<size_t>(max_body_mib) << 20;
+  server_options.max_buffered_bytes = static_cast<size_t>(max_buffered_mib)
+                                      << 20;
+  server_options.max_connections = static_cast<size_t>(max_connections);
+  server_options.head_timeout =
+      std::chrono::milliseconds(static_cast<int64_t>(head_timeout_s * 1000));
   server_options.body_timeout =
       std::chrono::milliseconds(static_cast<int64_t>(body_timeout_s * 1000));
   server_options.read_timeout =

@@ -82,7 +82,7 @@ TEST_F(PluginBinaryTest, FailuresExitOneWithAMessage) {
       RunProcess({Binary(), "--extender-url=" + extender_.base_url()});
   ASSERT_TRUE(garbage.ok());
   EXPECT_EQ(garbage->exit_code, 1);
-  EXPECT_NE(garbage->err.find("not valid JSON"), std::string::npos);
+  EXPECT_NE(garbage->err.find("malformed JSON"), std::string::npos);
 
   auto nothing = RunProcess({Binary(), "--extender-url=http://127.0.0.1:1"});
   ASSERT_TRUE(nothing.ok());
@@ -93,6 +93,23 @@ TEST_F(PluginBinaryTest, FailuresExitOneWithAMessage) {
   auto bad_flag = RunProcess({Binary(), "-o", "yaml"});
   ASSERT_TRUE(bad_flag.ok());
   EXPECT_EQ(bad_flag->exit_code, 2);
+}
+
+// An answer nested 100k deep (a broken or hostile endpoint behind
+// --extender-url) used to overflow the stack of the JSON parser: now it is
+// an error naming the limit, exit code 1.
+TEST_F(PluginBinaryTest, DeeplyNestedAnswerIsAnErrorNotACrash) {
+  extender_.SetNodes(std::string(100000, '[') + std::string(100000, ']'));
+  for (const char* output : {"table", "json"}) {
+    auto r = RunProcess(
+        {Binary(), "-o", output, "--extender-url=" + extender_.base_url()});
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->exit_code, 1) << output << " " << r->err.substr(0, 200);
+    EXPECT_NE(r->err.find("inspect JSON: nested deeper than 100 levels"),
+              std::string::npos)
+        << r->err.substr(0, 200);
+    EXPECT_TRUE(r->out.empty());
+  }
 }
 
 TEST_F(PluginBinaryTest, HelpAndVersion) {

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "json/bounded_parse.h"
+
 namespace gcushare::kubectl_plugin {
 namespace {
 
@@ -116,11 +118,13 @@ StatusOr<NodeReport> ParseNode(const json& node, const std::string& path) {
 }  // namespace
 
 StatusOr<std::vector<NodeReport>> ParseInspect(std::string_view body) {
-  json parsed = json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (parsed.is_discarded()) {
-    return InvalidArgumentError("inspect JSON: not valid JSON: \"" +
+  // Depth-bounded: an answer nested 100k deep is an error, not a crash.
+  StatusOr<json> read = gcushare::json::ParseJson(body, "inspect JSON");
+  if (!read.ok()) {
+    return InvalidArgumentError(std::string(read.status().message()) + ": \"" +
                                 std::string(body.substr(0, 80)) + "\"");
   }
+  const json& parsed = *read;
   std::vector<NodeReport> nodes;
   if (parsed.is_object()) {
     GCUSHARE_ASSIGN_OR_RETURN(NodeReport node, ParseNode(parsed, "node"));

@@ -56,7 +56,7 @@ TEST(InspectReportTest, RejectsBadShapesNamingThePath) {
     const char* message;
   };
   const Case cases[] = {
-      {"<html>", "not valid JSON"},
+      {"<html>", "malformed JSON"},
       {"\"text\"", "an array of nodes"},
       {"[1]", "[0] is not an object"},
       {R"([{"totalGCU":1}])", "[0].name"},

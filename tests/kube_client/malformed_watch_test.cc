@@ -1,6 +1,6 @@
-// A malformed watch line amid real traffic. The stand-in never sends one, so
-// a relay (built on kube/testing's scripted server) passes the stand-in's
-// responses through and slips one bad line into a watch stream.
+// A malformed or deeply nested watch line amid real traffic. The stand-in never
+// sends one, so a relay (built on kube/testing's scripted server) passes the
+// stand-in's responses through and slips one bad line into a watch stream.
 //
 // kube/ already checks the same against a fully scripted server
 // (curl_kube_client_test WatchMalformedLineIsDataLoss, informer_test
@@ -34,14 +34,33 @@ using ::gcushare::kube::ResourceVersionOf;
 using ::gcushare::kube::testing::RecordedRequest;
 using ::gcushare::kube::testing::RecordingHandler;
 
-constexpr char kMalformed[] =
-    "{\"type\":\"MODIFIED\",\"object\":{\"metadata\"::}}\n";
+// A bad line slipped into a watch, and what the error must say about it.
+struct BadLine {
+  const char* name;
+  std::string line;
+  const char* why;
+};
+
+void PrintTo(const BadLine& bad, std::ostream* os) { *os << bad.name; }
+
+std::vector<BadLine> BadLines() {
+  return {
+      {"Malformed", "{\"type\":\"MODIFIED\",\"object\":{\"metadata\"::}}\n",
+       "not valid JSON"},
+      // 400 KB nested 200,000 deep: parsed, it would overflow the stack.
+      {"DeeplyNested",
+       "{\"type\":\"MODIFIED\",\"object\":{\"metadata\":{\"name\":\"p1\"},"
+       "\"spec\":" +
+           std::string(200000, '[') + std::string(200000, ']') + "}}\n",
+       "nested deeper than 100 levels"},
+  };
+}
 
 std::string Rv(const StatusOr<nlohmann::json>& object) {
   return object.ok() ? ResourceVersionOf(*object) : "<error>";
 }
 
-class MalformedWatchTest : public ::testing::Test {
+class MalformedWatchTest : public ::testing::TestWithParam<BadLine> {
  protected:
   void SetUp() override {
     // No bookmarks: the lines of a watch are exactly the changes.
@@ -66,14 +85,14 @@ class MalformedWatchTest : public ::testing::Test {
   std::unique_ptr<kube::CurlKubeClient> client_;
 };
 
-TEST_F(MalformedWatchTest, WatchReturnsDataLossAfterTheGoodEvents) {
+TEST_P(MalformedWatchTest, WatchReturnsDataLossAfterTheGoodEvents) {
   ASSERT_TRUE(writer_->CreatePod("mal", "p1").ok());
   auto list = client_->List(Resource::Pods(), "mal", {});
   ASSERT_TRUE(list.ok()) << list.status();
   auto p2 = writer_->CreatePod("mal", "p2");
   auto p3 = writer_->CreatePod("mal", "p3");
   ASSERT_TRUE(p2.ok() && p3.ok());
-  relay_->TamperWithNextWatch(kMalformed, 1);
+  relay_->TamperWithNextWatch(GetParam().line, 1);
 
   kube::WatchOptions options;
   options.resource_version = list->resource_version;
@@ -86,19 +105,21 @@ TEST_F(MalformedWatchTest, WatchReturnsDataLossAfterTheGoodEvents) {
                          ResourceVersionOf(event.object));
       });
   EXPECT_EQ(status.code(), StatusCode::kDataLoss) << status;
-  EXPECT_NE(status.message().find("malformed watch event"), std::string::npos)
-      << status.message();
+  EXPECT_NE(status.message().find(std::string("malformed watch event (") +
+                                  GetParam().why + ")"),
+            std::string::npos)
+      << status.message().substr(0, 300);
   EXPECT_NE(status.message().find("{\"type\":\"MODIFIED\",\"object\":{\"meta"),
             std::string::npos)
-      << status.message();
+      << status.message().substr(0, 300);
   // The event before the bad line was delivered; nothing after it was.
   EXPECT_EQ(events, std::vector<std::string>{"ADDED p2@" + Rv(p2)});
 }
 
-TEST_F(MalformedWatchTest, InformerResumesAndEndsWithTheServersState) {
+TEST_P(MalformedWatchTest, InformerResumesAndEndsWithTheServersState) {
   auto p1 = writer_->CreatePod("mal", "p1");
   ASSERT_TRUE(p1.ok());
-  relay_->TamperWithNextWatch(kMalformed, 1);
+  relay_->TamperWithNextWatch(GetParam().line, 1);
   RecordingHandler handler;
   Informer informer(client_.get(), Resource::Pods(), "mal", &handler,
                     FastInformerOptions());
@@ -145,6 +166,12 @@ TEST_F(MalformedWatchTest, InformerResumesAndEndsWithTheServersState) {
   EXPECT_EQ(handler.cache(), server_pods);
   informer.Stop();
 }
+
+INSTANTIATE_TEST_SUITE_P(BadLines, MalformedWatchTest,
+                         ::testing::ValuesIn(BadLines()),
+                         [](const ::testing::TestParamInfo<BadLine>& info) {
+                           return info.param.name;
+                         });
 
 }  // namespace
 }  // namespace gcushare::kube_client_test
