@@ -124,11 +124,10 @@ void ExtenderHttpServer::Route() {
           std::string node = r.matches[1];
           auto view = service_->InspectNode(node);
           if (!view.has_value()) {
-            return HttpReply{404,
-                             "node " + node +
-                                 " is not a GCUShare node known to the "
-                                 "extender\n",
-                             "text/plain"};
+            nlohmann::json error = {
+                {"error", "node " + node +
+                              " is not a GCUShare node known to the extender"}};
+            return HttpReply{404, error.dump() + "\n"};
           }
           return HttpReply{200, view->dump(2) + "\n"};
         }));
