@@ -50,6 +50,15 @@ StatusOr<PodMatch> Allocator::Locate(uint64_t units, bool allow_fresh) {
 
 StatusOr<v1beta1::ContainerAllocateResponse> Allocator::AllocateContainer(
     const v1beta1::ContainerAllocateRequest& request) {
+  StatusOr<v1beta1::ContainerAllocateResponse> response = AllocateOne(request);
+  if (options_.metrics != nullptr) {
+    options_.metrics->Allocated(response.status());
+  }
+  return response;
+}
+
+StatusOr<v1beta1::ContainerAllocateResponse> Allocator::AllocateOne(
+    const v1beta1::ContainerAllocateRequest& request) {
   const uint64_t units = static_cast<uint64_t>(request.devices_ids_size());
   if (units == 0) return InvalidArgumentError("Allocate asked for no device");
   for (const std::string& id : request.devices_ids()) {

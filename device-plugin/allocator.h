@@ -33,6 +33,7 @@
 #include "contract/memory_unit.h"
 #include "device-plugin/api/api.pb.h"
 #include "device-plugin/container_response.h"
+#include "device-plugin/plugin_metrics.h"
 #include "device-plugin/pod_locator.h"
 #include "device-plugin/pod_source.h"
 #include "efml/card.h"
@@ -45,6 +46,7 @@ struct AllocatorOptions {
   std::string node;
   contract::MemoryUnit unit;
   ResponseOptions response;
+  PluginMetrics* metrics = nullptr;  // Borrowed; null: not counted.
 };
 
 class Allocator {
@@ -71,6 +73,9 @@ class Allocator {
 
  private:
   StatusOr<PodMatch> Locate(uint64_t units, bool allow_fresh);
+  // AllocateContainer() before counting its result.
+  StatusOr<v1beta1::ContainerAllocateResponse> AllocateOne(
+      const v1beta1::ContainerAllocateRequest& request);
 
   const AllocatorOptions options_;
   PodSource* const pods_;

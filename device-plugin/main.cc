@@ -13,6 +13,8 @@
 #include "kube/clock.h"
 #include "kube/config.h"
 #include "kube/curl_kube_client.h"
+#include "metrics/http_endpoint.h"
+#include "metrics/registry.h"
 
 int main(int argc, char** argv) {
   using namespace gcushare;
@@ -24,6 +26,8 @@ int main(int argc, char** argv) {
                 "publishes the node's card layout.");
   deviceplugin::CommandLine line;
   deviceplugin::AddPluginFlags(daemon.app(), &line);
+  metrics::EndpointFlags metrics_flags;
+  metrics::AddEndpointFlags(daemon.app(), &metrics_flags);
   if (auto code = daemon.ParseFlags(argc, argv)) return *code;
   if (Status s = daemon.StartLogging(); !s.ok()) return daemon.Fail(s);
 
@@ -44,11 +48,19 @@ int main(int argc, char** argv) {
       kube::CurlKubeClient::Create(*kube_config, client_options);
   if (!client.ok()) return daemon.Fail(client.status());
 
+  metrics::Registry registry;  // Outlives the plugin and the endpoint.
+  config->registry = &registry;
   kube::PermissionCheckingKubeClient api(
       client->get(), std::string(contract::kDevicePluginName),
       deviceplugin::DevicePluginApiPermissions());
   deviceplugin::Plugin plugin(*config, source->get(), &api, &clock);
   if (Status s = plugin.Start(); !s.ok()) return daemon.Fail(s);
+  StatusOr<std::unique_ptr<metrics::HttpEndpoint>> endpoint =
+      metrics::StartFromFlags(&registry, metrics_flags);
+  if (!endpoint.ok()) {
+    plugin.Stop();
+    return daemon.Fail(endpoint.status());
+  }
   if (Status s = daemon.Confine(NetworkSyscalls()); !s.ok()) {
     plugin.Stop();
     return daemon.Fail(s);
@@ -56,6 +68,7 @@ int main(int argc, char** argv) {
   spdlog::info("ready on node {}", config->node_name);
   daemon.shutdown().Wait();
   spdlog::info("shutting down");
+  if (*endpoint) (*endpoint)->Stop();
   plugin.Stop();
   return daemon.Finish();
 }

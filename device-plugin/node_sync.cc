@@ -5,8 +5,11 @@
 namespace gcushare::deviceplugin {
 
 NodeSync::NodeSync(NodePublisher* publisher, kube::Clock* clock,
-                   kube::BackoffOptions backoff)
-    : publisher_(publisher), clock_(clock), backoff_(backoff) {}
+                   kube::BackoffOptions backoff, PluginMetrics* metrics)
+    : publisher_(publisher),
+      metrics_(metrics),
+      clock_(clock),
+      backoff_(backoff) {}
 
 NodeSync::~NodeSync() { Stop(); }
 
@@ -45,6 +48,7 @@ void NodeSync::Run() {
       pending_.reset();
     }
     Status s = publisher_->Publish(layout);
+    if (metrics_ != nullptr) metrics_->NodePatched(s);
     if (s.ok()) {
       backoff.Reset();
       published_++;

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "device-plugin/node_publisher.h"
+#include "device-plugin/plugin_metrics.h"
 #include "kube/backoff.h"
 #include "kube/cancellation.h"
 #include "kube/clock.h"
@@ -25,8 +26,9 @@ namespace gcushare::deviceplugin {
 
 class NodeSync {
  public:
+  // `metrics` (borrowed; may be null) counts each publish attempt.
   NodeSync(NodePublisher* publisher, kube::Clock* clock,
-           kube::BackoffOptions backoff);
+           kube::BackoffOptions backoff, PluginMetrics* metrics = nullptr);
   ~NodeSync();
 
   void Start();
@@ -40,6 +42,7 @@ class NodeSync {
   void Run();
 
   NodePublisher* const publisher_;
+  PluginMetrics* const metrics_;
   kube::Clock* const clock_;
   const kube::BackoffOptions backoff_;
 

@@ -17,7 +17,11 @@ Plugin::Plugin(PluginConfig config, efml::CardSource* source,
       source_(source),
       client_(client),
       clock_(clock),
-      registrar_(registrar) {}
+      registrar_(registrar),
+      metrics_(config_.registry == nullptr
+                   ? nullptr
+                   : std::make_unique<PluginMetrics>(config_.registry,
+                                                     config_.node_name)) {}
 
 Plugin::~Plugin() { Stop(); }
 
@@ -61,7 +65,8 @@ Status Plugin::Start() {
   const bool node_status = decision_.mode == AdvertiseMode::kNodeStatus;
   publisher_ = std::make_unique<KubeNodePublisher>(client_, config_.node_name);
   node_sync_ = std::make_unique<NodeSync>(publisher_.get(), clock_,
-                                          config_.node_backoff);
+                                          config_.node_backoff, metrics_.get());
+  if (metrics_) metrics_->Cards(*inventory);
   node_sync_->Start();
   node_sync_->Update(MakeNodeLayout(*inventory, config_.unit, node_status));
 
@@ -78,7 +83,8 @@ Status Plugin::Start() {
     allocator_ = std::make_unique<Allocator>(
         AllocatorOptions{
             config_.node_name, config_.unit,
-            ResponseOptions{config_.device_specs, config_.devices_from_nri}},
+            ResponseOptions{config_.device_specs, config_.devices_from_nri},
+            metrics_.get()},
         pods_.get(), client_, [monitor] { return monitor->Current(); },
         marker_.get());
     server_ = std::make_unique<PluginServer>(socket_path(), &lists_,
@@ -118,6 +124,7 @@ void Plugin::OnInventory(const efml::Inventory& inventory) {
     spdlog::info("card {} ({}): {}", card.index, card.uuid,
                  card.healthy ? "healthy" : "unhealthy");
   }
+  if (metrics_) metrics_->Cards(inventory);
   const bool node_status = decision_.mode == AdvertiseMode::kNodeStatus;
   if (!node_status) {
     lists_.Publish(std::make_shared<const v1beta1::ListAndWatchResponse>(

@@ -35,6 +35,7 @@
 #include "device-plugin/kubelet_registrar.h"
 #include "device-plugin/node_publisher.h"
 #include "device-plugin/node_sync.h"
+#include "device-plugin/plugin_metrics.h"
 #include "device-plugin/plugin_server.h"
 #include "device-plugin/pod_source.h"
 #include "device-plugin/registration_loop.h"
@@ -44,6 +45,7 @@
 #include "kube/backoff.h"
 #include "kube/clock.h"
 #include "kube/kube_client.h"
+#include "metrics/registry.h"
 #include "status/status.h"
 
 namespace gcushare::deviceplugin {
@@ -68,6 +70,8 @@ struct PluginConfig {
                                         0.2};
   kube::BackoffOptions node_backoff{std::chrono::milliseconds(500),
                                     std::chrono::milliseconds(30000), 2.0, 0.2};
+  // Borrowed, must outlive the plugin; null: no metrics (plugin_metrics.h).
+  metrics::Registry* registry = nullptr;
 };
 
 class Plugin {
@@ -103,6 +107,7 @@ class Plugin {
   kube::Clock* const clock_;
   KubeletRegistrar* registrar_;
 
+  std::unique_ptr<PluginMetrics> metrics_;  // Null without a registry.
   ModeDecision decision_;
   std::mutex cdi_mu_;  // Serialises CDI writes.
   DeviceListBroadcaster lists_;

@@ -66,10 +66,12 @@ class ExtenderService {
   HttpReply Prioritize(std::string_view body) const;
   HttpReply Bind(std::string_view body);
 
-  // The usage view of the vendor manual for every node (an array), or for
-  // one node (an object; nullopt when the node is not cached).
-  nlohmann::json InspectAll() const;
-  std::optional<nlohmann::json> InspectNode(std::string_view name) const;
+  // The usage view of the vendor manual, {"nodes":[...]}, for every node
+  // (sorted by name) or for one node (nullopt when it is not cached).
+  // Keys keep the manual's order (inspect.cc).
+  nlohmann::ordered_json InspectAll() const;
+  std::optional<nlohmann::ordered_json> InspectNode(
+      std::string_view name) const;
 
   // Binds in flight or waiting, per "<namespace>/<name>" (for tests).
   const PodLocks& pod_locks() const { return pod_locks_; }

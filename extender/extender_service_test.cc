@@ -101,12 +101,13 @@ TEST_F(ExtenderServiceTest, VendorManualScenario) {
 
   auto inspect = service_.InspectNode("n1");
   ASSERT_TRUE(inspect.has_value());
-  EXPECT_EQ((*inspect)["usedGCU"], 24);
-  EXPECT_EQ((*inspect)["totalGCU"], 128);
-  EXPECT_EQ((*inspect)["availableGCU"], 104);
-  EXPECT_EQ((*inspect)["devices"]["0"]["usedGCU"], 12);
-  EXPECT_EQ((*inspect)["devices"]["0"]["pods"].size(), 2u);
-  EXPECT_EQ((*inspect)["devices"]["0"]["pods"][0]["namespace"], "default");
+  const auto& node = (*inspect)["nodes"][0];
+  EXPECT_EQ(node["usedGCU"], 24);
+  EXPECT_EQ(node["totalGCU"], 128);
+  EXPECT_EQ(node["availableGCU"], 104);
+  EXPECT_EQ(node["devices"][0]["usedGCU"], 12);
+  EXPECT_EQ(node["devices"][0]["pods"].size(), 2u);
+  EXPECT_EQ(node["devices"][0]["pods"][0]["namespace"], "default");
   EXPECT_FALSE(service_.InspectNode("nope").has_value());
 }
 
@@ -222,7 +223,7 @@ TEST_F(ExtenderServiceTest, RetryWhileTheFirstBindIsInFlightKeepsItsMemory) {
   ASSERT_TRUE(held.has_value());
   EXPECT_EQ(held->units, 4u);
   auto inspect = service_.InspectNode("n1");
-  EXPECT_EQ((*inspect)["usedGCU"], 4);
+  EXPECT_EQ((*inspect)["nodes"][0]["usedGCU"], 4);
 }
 
 // A Binding whose answer was lost (the pod reads back bound to the node)
@@ -276,8 +277,8 @@ TEST_F(ExtenderServiceTest, ConcurrentBindsNeverOvercommit) {
   EXPECT_EQ(bound, 10);  // 5 pods of 3 units per 16-unit card.
   SyncPods();
   auto inspect = service_.InspectNode("n1");
-  EXPECT_EQ((*inspect)["devices"]["0"]["usedGCU"], 15);
-  EXPECT_EQ((*inspect)["devices"]["1"]["usedGCU"], 15);
+  EXPECT_EQ((*inspect)["nodes"][0]["devices"][0]["usedGCU"], 15);
+  EXPECT_EQ((*inspect)["nodes"][0]["devices"][1]["usedGCU"], 15);
 }
 
 TEST_F(ExtenderServiceTest, PrioritizePrefersTheFullerCard) {

@@ -114,10 +114,10 @@ HttpResponse ExtenderHttpServer::Route(const HttpRequest& req) {
     return Timed("inspect", [this, &node] {
       auto view = service_->InspectNode(node);
       if (!view.has_value()) {
-        return HttpReply{
-            404,
-            "node " + node + " is not a GCUShare node known to the extender\n",
-            "text/plain"};
+        nlohmann::json error = {
+            {"error",
+             "node " + node + " is not a GCUShare node known to the extender"}};
+        return HttpReply{404, error.dump() + "\n"};
       }
       return HttpReply{200, view->dump(2) + "\n"};
     });

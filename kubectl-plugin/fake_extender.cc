@@ -8,40 +8,42 @@ namespace gcushare::kubectl_plugin {
 
 FakeExtender::FakeExtender(std::string prefix)
     : prefix_(std::move(prefix)), server_(std::make_unique<httplib::Server>()) {
-  server_->Get(
-      ".*", [this](const httplib::Request& req, httplib::Response& res) {
-        std::lock_guard<std::mutex> lock(mu_);
-        requests_.push_back(req.path);
-        if (fail_status_ != 0) {
-          res.status = fail_status_;
-          res.set_content(fail_body_, "text/plain");
-          return;
-        }
-        const std::string all = prefix_ + "/inspect";
-        if (req.path == all) {
-          res.set_content(all_, "application/json");
-          return;
-        }
-        if (req.path.rfind(all + "/", 0) == 0) {
-          const std::string node = req.path.substr(all.size() + 1);
-          nlohmann::json nodes = nlohmann::json::parse(all_, nullptr, false);
-          if (nodes.is_array()) {
-            for (const auto& n : nodes) {
-              if (n.value("name", "") == node) {
-                res.set_content(n.dump(), "application/json");
-                return;
-              }
-            }
+  server_->Get(".*", [this](const httplib::Request& req,
+                            httplib::Response& res) {
+    std::lock_guard<std::mutex> lock(mu_);
+    requests_.push_back(req.path);
+    if (fail_status_ != 0) {
+      res.status = fail_status_;
+      res.set_content(fail_body_, "text/plain");
+      return;
+    }
+    const std::string all = prefix_ + "/inspect";
+    if (req.path == all) {
+      res.set_content(all_, "application/json");
+      return;
+    }
+    if (req.path.rfind(all + "/", 0) == 0) {
+      const std::string node = req.path.substr(all.size() + 1);
+      nlohmann::json all = nlohmann::json::parse(all_, nullptr, false);
+      if (all.is_object() && all.contains("nodes") && all["nodes"].is_array()) {
+        for (const auto& n : all["nodes"]) {
+          if (n.value("name", "") == node) {
+            nlohmann::json one = {{"nodes", nlohmann::json::array({n})}};
+            res.set_content(one.dump(), "application/json");
+            return;
           }
-          res.status = 404;
-          res.set_content("node " + node +
-                              " is not a GCUShare node known to the extender\n",
-                          "text/plain");
-          return;
         }
-        res.status = 404;
-        res.set_content("HTTP 404\n", "text/plain");
-      });
+      }
+      res.status = 404;
+      nlohmann::json error = {
+          {"error",
+           "node " + node + " is not a GCUShare node known to the extender"}};
+      res.set_content(error.dump() + "\n", "application/json");
+      return;
+    }
+    res.status = 404;
+    res.set_content("HTTP 404\n", "text/plain");
+  });
 }
 
 FakeExtender::~FakeExtender() {

@@ -50,7 +50,7 @@ class InspectFetchServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(extender_.Start().ok());
-    extender_.SetNodes(R"([{"name":"n1","memoryUnit":"1"}])");
+    extender_.SetNodes(R"({"nodes":[{"name":"n1","memoryUnit":"1"}]})");
   }
   FakeExtender extender_;
   kube::CurlHttpClient client_{kube::TlsConfig{}};
@@ -59,10 +59,10 @@ class InspectFetchServerTest : public ::testing::Test {
 TEST_F(InspectFetchServerTest, GetsAllAndOneNode) {
   auto all = FetchInspect(&client_, extender_.base_url(), "", seconds(10));
   ASSERT_TRUE(all.ok()) << all.status().ToString();
-  EXPECT_EQ(*all, R"([{"name":"n1","memoryUnit":"1"}])");
+  EXPECT_EQ(*all, R"({"nodes":[{"name":"n1","memoryUnit":"1"}]})");
   auto one = FetchInspect(&client_, extender_.base_url(), "n1", seconds(10));
   ASSERT_TRUE(one.ok()) << one.status().ToString();
-  EXPECT_EQ(*one, R"({"memoryUnit":"1","name":"n1"})");
+  EXPECT_EQ(*one, R"({"nodes":[{"memoryUnit":"1","name":"n1"}]})");
   EXPECT_EQ(extender_.requests(),
             (std::vector<std::string>{"/gcushare-scheduler/inspect",
                                       "/gcushare-scheduler/inspect/n1"}));

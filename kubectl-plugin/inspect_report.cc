@@ -1,7 +1,7 @@
 #include "kubectl-plugin/inspect_report.h"
 
 #include <algorithm>
-#include <charconv>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <tuple>
 
@@ -59,15 +59,16 @@ StatusOr<PodOnCard> ParsePod(const json& pod, const std::string& path) {
   return out;
 }
 
-StatusOr<CardReport> ParseCard(const std::string& key, const json& card,
-                               const std::string& path) {
-  CardReport out;
-  auto [ptr, ec] =
-      std::from_chars(key.data(), key.data() + key.size(), out.index);
-  if (ec != std::errc() || ptr != key.data() + key.size() || out.index < 0) {
-    return Bad(path, "keyed by a card index");
-  }
+// `card` is one entry of the "devices" array; its index is its "id".
+StatusOr<CardReport> ParseCard(const json& card, const std::string& path) {
   if (!card.is_object()) return Bad(path, "an object");
+  CardReport out;
+  auto id = card.find("id");
+  if (id == card.end() || !id->is_number_integer() || id->get<int64_t>() < 0 ||
+      id->get<int64_t>() > std::numeric_limits<int>::max()) {
+    return Bad(path + ".id", "a card index");
+  }
+  out.index = id->get<int>();
   GCUSHARE_RETURN_IF_ERROR(ReadUnsigned(card, "totalGCU", path, &out.total));
   GCUSHARE_RETURN_IF_ERROR(ReadUnsigned(card, "usedGCU", path, &out.used));
   GCUSHARE_RETURN_IF_ERROR(ReadBool(card, "healthy", path, &out.healthy));
@@ -101,10 +102,12 @@ StatusOr<NodeReport> ParseNode(const json& node, const std::string& path) {
   GCUSHARE_RETURN_IF_ERROR(ReadString(node, "problem", where, &out.problem));
   auto devices = node.find("devices");
   if (devices != node.end() && !devices->is_null()) {
-    if (!devices->is_object()) return Bad(where + ".devices", "an object");
-    for (const auto& [key, card] : devices->items()) {
+    if (!devices->is_array()) return Bad(where + ".devices", "an array");
+    for (size_t i = 0; i < devices->size(); ++i) {
       GCUSHARE_ASSIGN_OR_RETURN(
-          CardReport parsed, ParseCard(key, card, where + ".devices." + key));
+          CardReport parsed,
+          ParseCard((*devices)[i],
+                    where + ".devices[" + std::to_string(i) + "]"));
       out.cards.push_back(std::move(parsed));
     }
   }
@@ -125,18 +128,16 @@ StatusOr<std::vector<NodeReport>> ParseInspect(std::string_view body) {
                                 std::string(body.substr(0, 80)) + "\"");
   }
   const json& parsed = *read;
+  auto list = parsed.is_object() ? parsed.find("nodes") : parsed.end();
+  if (list == parsed.end() || !list->is_array()) {
+    return Bad("the body", "an object with a \"nodes\" array");
+  }
   std::vector<NodeReport> nodes;
-  if (parsed.is_object()) {
-    GCUSHARE_ASSIGN_OR_RETURN(NodeReport node, ParseNode(parsed, "node"));
+  for (size_t i = 0; i < list->size(); ++i) {
+    GCUSHARE_ASSIGN_OR_RETURN(
+        NodeReport node,
+        ParseNode((*list)[i], "nodes[" + std::to_string(i) + "]"));
     nodes.push_back(std::move(node));
-  } else if (parsed.is_array()) {
-    for (size_t i = 0; i < parsed.size(); ++i) {
-      GCUSHARE_ASSIGN_OR_RETURN(
-          NodeReport node, ParseNode(parsed[i], "[" + std::to_string(i) + "]"));
-      nodes.push_back(std::move(node));
-    }
-  } else {
-    return Bad("the body", "an array of nodes or one node object");
   }
   std::sort(
       nodes.begin(), nodes.end(),

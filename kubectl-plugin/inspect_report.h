@@ -1,13 +1,14 @@
 // The extender's inspect JSON (GET /gcushare-scheduler/inspect and
 // /inspect/<node>) as plain structs, for kubectl-inspect-gcushare.
 //
-// Shape (extender/inspect.cc, the vendor manual's format):
-//   {"name","memoryUnit","totalGCU","usedGCU","availableGCU",["problem"],
-//    "devices":{"<index>":{"totalGCU","usedGCU","availableGCU","healthy",
+// Shape (extender/inspect.cc, the vendor manual's format), for /inspect and
+// /inspect/<node> alike:
+//   {"nodes":[{"name","totalGCU","usedGCU","availableGCU",
+//    "devices":[{"id","totalGCU","usedGCU","availableGCU",
 //      "pods":[{"name","namespace","uid","createTime","usedGCU",
-//               "assumed"}]}}}
-// /inspect answers an array of those. Amounts are in the node's memory
-// units. Unknown keys are ignored; keys we need must have the right type.
+//               "assumed"}],"healthy"}],"memoryUnit",["problem"]}]}
+// Amounts are in the node's memory units. Unknown keys are ignored; keys
+// we need must have the right type.
 //
 // Pure functions; thread-safe. Failure: InvalidArgument naming the JSON
 // path of the bad value; never throws.
@@ -47,8 +48,7 @@ struct NodeReport {
   std::vector<CardReport> cards;  // Sorted by index.
 };
 
-// Parses the body of /inspect (an array) or /inspect/<node> (one object);
-// nodes sorted by name.
+// Parses the body of /inspect or /inspect/<node>; nodes sorted by name.
 StatusOr<std::vector<NodeReport>> ParseInspect(std::string_view body);
 
 }  // namespace gcushare::kubectl_plugin

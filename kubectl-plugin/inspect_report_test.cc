@@ -37,15 +37,15 @@ TEST(InspectReportTest, ParsesTheExtenderShapeSorted) {
   EXPECT_EQ(b.cards[1].pods[0].ns, "ml");
 }
 
-TEST(InspectReportTest, OneNodeObjectAndProblemsAndEmpty) {
+TEST(InspectReportTest, OneNodeAndProblemsAndEmpty) {
   auto one = ParseInspect(
-      R"({"name":"n","memoryUnit":"","totalGCU":0,"usedGCU":0,
-          "availableGCU":0,"devices":{},"problem":"bad annotation"})");
+      R"({"nodes":[{"name":"n","totalGCU":0,"usedGCU":0,"availableGCU":0,
+          "devices":[],"memoryUnit":"","problem":"bad annotation"}]})");
   ASSERT_TRUE(one.ok()) << one.status().ToString();
   ASSERT_EQ(one->size(), 1u);
   EXPECT_EQ((*one)[0].problem, "bad annotation");
   EXPECT_TRUE((*one)[0].cards.empty());
-  auto none = ParseInspect("[]\n");
+  auto none = ParseInspect("{\"nodes\":[]}\n");
   ASSERT_TRUE(none.ok());
   EXPECT_TRUE(none->empty());
 }
@@ -57,19 +57,27 @@ TEST(InspectReportTest, RejectsBadShapesNamingThePath) {
   };
   const Case cases[] = {
       {"<html>", "malformed JSON"},
-      {"\"text\"", "an array of nodes"},
-      {"[1]", "[0] is not an object"},
-      {R"([{"totalGCU":1}])", "[0].name"},
-      {R"([{"name":"n","totalGCU":-1}])", "[0](n).totalGCU"},
-      {R"([{"name":"n","usedGCU":"3"}])", "[0](n).usedGCU"},
-      {R"([{"name":"n","devices":[]}])", "[0](n).devices is not an object"},
-      {R"([{"name":"n","devices":{"x":{}}}])", "devices.x is not keyed"},
-      {R"([{"name":"n","devices":{"0":{"healthy":"yes"}}}])",
-       "devices.0.healthy is not a boolean"},
-      {R"([{"name":"n","devices":{"0":{"pods":{}}}}])",
-       "devices.0.pods is not an array"},
-      {R"([{"name":"n","devices":{"0":{"pods":[{"name":1}]}}}])",
-       "devices.0.pods[0].name is not a string"},
+      {"\"text\"", "with a \"nodes\" array"},
+      // The shape before the vendor's (a bare array / node object).
+      {R"([{"name":"n"}])", "with a \"nodes\" array"},
+      {R"({"name":"n","devices":{}})", "with a \"nodes\" array"},
+      {R"({"nodes":{}})", "with a \"nodes\" array"},
+      {R"({"nodes":[1]})", "nodes[0] is not an object"},
+      {R"({"nodes":[{"totalGCU":1}]})", "nodes[0].name"},
+      {R"({"nodes":[{"name":"n","totalGCU":-1}]})", "nodes[0](n).totalGCU"},
+      {R"({"nodes":[{"name":"n","usedGCU":"3"}]})", "nodes[0](n).usedGCU"},
+      {R"({"nodes":[{"name":"n","devices":{"0":{}}}]})",
+       "nodes[0](n).devices is not an array"},
+      {R"({"nodes":[{"name":"n","devices":[{}]}]})",
+       "devices[0].id is not a card index"},
+      {R"({"nodes":[{"name":"n","devices":[{"id":-1}]}]})",
+       "devices[0].id is not a card index"},
+      {R"({"nodes":[{"name":"n","devices":[{"id":0,"healthy":"yes"}]}]})",
+       "devices[0].healthy is not a boolean"},
+      {R"({"nodes":[{"name":"n","devices":[{"id":0,"pods":{}}]}]})",
+       "devices[0].pods is not an array"},
+      {R"({"nodes":[{"name":"n","devices":[{"id":0,"pods":[{"name":1}]}]}]})",
+       "devices[0].pods[0].name is not a string"},
   };
   for (const Case& c : cases) {
     auto nodes = ParseInspect(c.body);

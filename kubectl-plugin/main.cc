@@ -6,7 +6,8 @@
 //       32766:32766 &
 //   kubectl inspect-gcushare            # every node
 //   kubectl inspect-gcushare node-a     # one node
-//   kubectl inspect-gcushare -o json    # the extender's JSON
+//   kubectl inspect-gcushare -o json    # the extender's JSON, keys in its
+//   order
 //
 // Exit codes: 0 printed, 1 the extender could not be reached or answered
 // badly (message on stderr), 2 bad flags.
@@ -77,7 +78,7 @@ int Run(int argc, char** argv) {
     return 1;
   }
   if (output == "json") {
-    std::cout << nlohmann::json::parse(*body).dump(2) << "\n";
+    std::cout << nlohmann::ordered_json::parse(*body).dump(2) << "\n";
   } else {
     TableOptions options;
     options.show_pods = pods;

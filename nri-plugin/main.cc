@@ -21,10 +21,13 @@
 #include "kube/curl_kube_client.h"
 #include "kube/event_queue.h"
 #include "kube/informer.h"
+#include "metrics/http_endpoint.h"
+#include "metrics/registry.h"
 #include "nri-plugin/container_adjuster.h"
 #include "nri-plugin/device_nodes.h"
 #include "nri-plugin/node_info.h"
 #include "nri-plugin/plugin.h"
+#include "nri-plugin/plugin_metrics.h"
 #include "nri-plugin/pod_cache.h"
 #include "nri-plugin/protocol.h"
 
@@ -88,6 +91,8 @@ int main(int argc, char** argv) {
   app.add_option("--registration-timeout", registration_timeout_ms,
                  "Milliseconds to wait for the runtime to accept the "
                  "registration (default 5000).");
+  gcushare::metrics::EndpointFlags metrics_flags;
+  gcushare::metrics::AddEndpointFlags(app, &metrics_flags);
   if (auto code = daemon.ParseFlags(argc, argv)) return *code;
   if (auto s = daemon.StartLogging(); !s.ok()) return daemon.Fail(s);
 
@@ -164,7 +169,12 @@ int main(int argc, char** argv) {
   plugin_ns::ContainerAdjuster adjuster(
       &nodes, client.get(), node_info.get(), plugin_ns::AdjusterOptions{*unit},
       pod_informer ? &pods : nullptr, marker.get(), events.get());
+  gcushare::metrics::Registry registry;  // Outlives plugin and endpoint.
+  plugin_ns::NriMetrics nri_metrics(&registry);
+  options.session.metrics = &nri_metrics;
   plugin_ns::NriPlugin plugin(options, &adjuster, &clock);
+  auto endpoint = gcushare::metrics::StartFromFlags(&registry, metrics_flags);
+  if (!endpoint.ok()) return daemon.Fail(endpoint.status());
 
   if (auto s = daemon.Confine(gcushare::NetworkSyscalls()); !s.ok()) {
     return daemon.Fail(s);
@@ -179,6 +189,7 @@ int main(int argc, char** argv) {
   daemon.shutdown().Wait();
   spdlog::info("shutting down");
   runner.join();
+  if (*endpoint) (*endpoint)->Stop();
   if (marker) marker->Stop();
   if (events) events->Stop();
   if (pod_informer) pod_informer->Stop();

@@ -20,6 +20,9 @@ void NriPlugin::Run(kube::Cancellation* cancel) {
     });
     if (cancel->IsCancelled()) break;
     if (registered) backoff.Reset();
+    if (options_.session.metrics != nullptr) {
+      options_.session.metrics->Reconnecting();
+    }
     auto delay = backoff.Next();
     spdlog::warn(
         "NRI connection ended: {}; reconnecting in {} ms", why.ToString(),

@@ -2,12 +2,14 @@
 
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <string>
 
 namespace gcushare::nri {
 
 void RegisterPluginService(ttrpc::Server* server, ContainerAdjuster* adjuster,
-                           std::function<void()> on_shutdown) {
+                           std::function<void()> on_shutdown,
+                           NriMetrics* metrics) {
   const std::string service(kPluginService);
   server->RegisterProto<api::ConfigureRequest, api::ConfigureResponse>(
       service, "Configure",
@@ -36,11 +38,19 @@ void RegisterPluginService(ttrpc::Server* server, ContainerAdjuster* adjuster,
   server->RegisterProto<api::CreateContainerRequest,
                         api::CreateContainerResponse>(
       service, "CreateContainer",
-      [adjuster](const ttrpc::RequestContext&,
-                 const api::CreateContainerRequest& r)
+      [adjuster, metrics](const ttrpc::RequestContext&,
+                          const api::CreateContainerRequest& r)
           -> StatusOr<api::CreateContainerResponse> {
+        const auto start = std::chrono::steady_clock::now();
         StatusOr<api::CreateContainerResponse> response =
             adjuster->CreateContainer(r);
+        if (metrics != nullptr) {
+          metrics->Created(response.status(),
+                           response.ok() && response->has_adjust(),
+                           std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - start)
+                               .count());
+        }
         if (!response.ok()) {
           spdlog::error("CreateContainer failed: {}",
                         response.status().ToString());

@@ -19,6 +19,7 @@
 #include <functional>
 
 #include "nri-plugin/container_adjuster.h"
+#include "nri-plugin/plugin_metrics.h"
 #include "nri-plugin/protocol.h"
 #include "nri-plugin/ttrpc/server.h"
 
@@ -26,8 +27,10 @@ namespace gcushare::nri {
 
 inline constexpr int32_t kSubscribedEvents = EventMask({api::CREATE_CONTAINER});
 
+// `metrics` (borrowed; may be null) counts and times CreateContainer.
 void RegisterPluginService(ttrpc::Server* server, ContainerAdjuster* adjuster,
-                           std::function<void()> on_shutdown);
+                           std::function<void()> on_shutdown,
+                           NriMetrics* metrics = nullptr);
 
 }  // namespace gcushare::nri
 

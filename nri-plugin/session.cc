@@ -21,7 +21,8 @@ Status RunSession(const SessionOptions& options, ContainerAdjuster* adjuster,
   ttrpc::Server server(trunk.Sink(mux::kPluginServiceConn), options.workers);
   ttrpc::Client client(trunk.Sink(mux::kRuntimeServiceConn));
   std::atomic<bool> shutdown{false};
-  RegisterPluginService(&server, adjuster, [&] { shutdown = true; });
+  RegisterPluginService(
+      &server, adjuster, [&] { shutdown = true; }, options.metrics);
   trunk.Attach(mux::kPluginServiceConn, &server);
   trunk.Attach(mux::kRuntimeServiceConn, &client);
   trunk.Start([&client](const Status& why) { client.Fail(why); });

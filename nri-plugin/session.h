@@ -19,6 +19,7 @@
 
 #include "kube/cancellation.h"
 #include "nri-plugin/container_adjuster.h"
+#include "nri-plugin/plugin_metrics.h"
 #include "status/status.h"
 
 namespace gcushare::nri {
@@ -29,7 +30,8 @@ struct SessionOptions {
   std::string plugin_index = "10";  // Two digits.
   // containerd's default registration timeout is 5 s.
   std::chrono::milliseconds registration_timeout{5000};
-  int workers = 4;  // Concurrent CreateContainer calls.
+  int workers = 4;                // Concurrent CreateContainer calls.
+  NriMetrics* metrics = nullptr;  // Borrowed; null: not counted.
 };
 
 Status RunSession(const SessionOptions& options, ContainerAdjuster* adjuster,

@@ -101,6 +101,7 @@ Status PluginFixture::StartPlugin() {
   config.mode = options_.mode;
   config.devices_from_nri = options_.devices_from_nri;
   config.health_interval = options_.health_interval;
+  config.registry = options_.registry;
   config.socket_poll_interval = std::chrono::milliseconds(50);
   config.register_backoff = {std::chrono::milliseconds(50),
                              std::chrono::milliseconds(500), 2.0, 0.0};

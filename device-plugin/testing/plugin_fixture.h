@@ -25,6 +25,7 @@
 #include "efml/card_source.h"
 #include "kube/clock.h"
 #include "kube/curl_kube_client.h"
+#include "metrics/registry.h"
 #include "tests/peers/apiserver/api_server.h"
 #include "tests/peers/kubelet/stand_in_kubelet.h"
 
@@ -44,6 +45,9 @@ struct FixtureOptions {
   bool start_kubelet = true;
   // Health is polled only when a test calls PollHealth() unless set.
   std::chrono::milliseconds health_interval{std::chrono::hours(1)};
+  // Borrowed, for the plugin's metrics; outlives the fixture. One plugin
+  // per registry: StartPlugin() once when set.
+  metrics::Registry* registry = nullptr;
 };
 
 struct BoundPod {

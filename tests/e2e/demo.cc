@@ -84,8 +84,8 @@ void PrintInspect(LocalCluster& cluster) {
     std::cout << "  " << inspect.status() << "\n";
     return;
   }
-  nlohmann::json parsed =
-      nlohmann::json::parse(inspect->second, nullptr, false);
+  nlohmann::ordered_json parsed =
+      nlohmann::ordered_json::parse(inspect->second, nullptr, false);
   std::cout << (parsed.is_discarded() ? inspect->second : parsed.dump(2))
             << "\n";
 }

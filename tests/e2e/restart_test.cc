@@ -57,7 +57,7 @@ TEST_P(RestartTest, NothingLostNothingAllocatedTwice) {
   auto inspect = cluster.ExtenderGet("/inspect/node-1");
   ASSERT_TRUE(inspect.ok()) << inspect.status();
   nlohmann::json view = nlohmann::json::parse(inspect->second, nullptr, false);
-  EXPECT_EQ(view["usedGCU"], used) << inspect->second;
+  EXPECT_EQ(view["nodes"][0]["usedGCU"], used) << inspect->second;
   // Each pod's container was created exactly once (a restarted runtime or
   // kubelet does not hand out a card again).
   std::map<std::string, int> creations;

@@ -29,7 +29,8 @@ class ScenarioTest : public ::testing::Test {
     EXPECT_TRUE(answer.ok()) << answer.status();
     if (!answer.ok()) return nullptr;
     EXPECT_EQ(answer->first, 200) << answer->second;
-    return nlohmann::json::parse(answer->second, nullptr, false);
+    // The one node of {"nodes":[...]}.
+    return nlohmann::json::parse(answer->second, nullptr, false)["nodes"][0];
   }
 
   std::unique_ptr<LocalCluster> cluster_;
@@ -69,8 +70,8 @@ TEST_F(ScenarioTest, VendorManualScenario) {
   nlohmann::json inspect = InspectNode();
   EXPECT_EQ(inspect["usedGCU"], 24) << inspect.dump();
   EXPECT_EQ(inspect["totalGCU"], 128) << inspect.dump();
-  EXPECT_EQ(inspect["devices"]["0"]["usedGCU"], 12) << inspect.dump();
-  EXPECT_EQ(inspect["devices"]["0"]["pods"].size(), 2u) << inspect.dump();
+  EXPECT_EQ(inspect["devices"][0]["usedGCU"], 12) << inspect.dump();
+  EXPECT_EQ(inspect["devices"][0]["pods"].size(), 2u) << inspect.dump();
 
   // kube-scheduler's event for the pod that does not fit.
   auto events = cluster_->PodEvents("default", "gcu-pod-4");

@@ -85,9 +85,10 @@ class ExtenderHttpTest : public ::testing::Test {
   nlohmann::json Inspect(const std::string& node) {
     auto r = extender_.Get("/inspect/" + node);
     EXPECT_EQ(r.status, 200) << r.body;
-    nlohmann::json view = nlohmann::json::parse(r.body);
+    // The one node of {"nodes":[...]}.
+    nlohmann::json view = nlohmann::json::parse(r.body)["nodes"][0];
     // Whether a pod is still only assumed depends on timing: drop it.
-    for (auto& [index, device] : view["devices"].items()) {
+    for (auto& device : view["devices"]) {
       for (auto& pod : device["pods"]) pod.erase("assumed");
     }
     return view;

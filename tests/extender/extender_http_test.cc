@@ -52,16 +52,24 @@ TEST_F(ExtenderHttpTest, VendorManualScenario) {
   EXPECT_EQ(view["usedGCU"], 24);
   EXPECT_EQ(view["totalGCU"], 128);
   EXPECT_EQ(view["availableGCU"], 104);
-  EXPECT_EQ(view["devices"]["0"]["usedGCU"], 12);
-  ASSERT_EQ(view["devices"]["0"]["pods"].size(), 2u);
+  EXPECT_EQ(view["devices"][0]["usedGCU"], 12);
+  ASSERT_EQ(view["devices"][0]["pods"].size(), 2u);
   for (const char* key :
        {"name", "namespace", "uid", "createTime", "usedGCU"}) {
-    EXPECT_TRUE(view["devices"]["0"]["pods"][0].contains(key)) << key;
+    EXPECT_TRUE(view["devices"][0]["pods"][0].contains(key)) << key;
   }
   auto all = extender_.Get("/inspect");
   ASSERT_EQ(all.status, 200);
-  EXPECT_TRUE(json::parse(all.body).is_array());
-  EXPECT_EQ(extender_.Get("/inspect/unknown").status, 404);
+  json nodes = json::parse(all.body)["nodes"];
+  ASSERT_TRUE(nodes.is_array()) << all.body;
+  ASSERT_EQ(nodes.size(), 1u) << all.body;
+  EXPECT_EQ(nodes[0]["devices"][0]["id"], 0) << all.body;
+  auto unknown = extender_.Get("/inspect/unknown");
+  EXPECT_EQ(unknown.status, 404);
+  json error = json::parse(unknown.body, nullptr, false);
+  ASSERT_TRUE(error.is_object()) << unknown.body;
+  EXPECT_NE(error.value("error", "").find("unknown"), std::string::npos)
+      << unknown.body;
 
   // kubectl describe shows why the pod landed where it did.
   auto events = api_.Get("/api/v1/namespaces/default/events");
@@ -403,7 +411,7 @@ TEST_F(ExtenderHttpTest, EditedAnnotationsCannotFreeMemory) {
   edit("enflame.com/gcu-device-memory-request", "0");
   wait_for_marker("m1");
   json view = Inspect("n1");
-  EXPECT_EQ(view["devices"]["0"]["usedGCU"], 4) << view;
+  EXPECT_EQ(view["devices"][0]["usedGCU"], 4) << view;
   EXPECT_EQ(view["usedGCU"], 5) << view;
   // 16 units fit on neither card (card 0 still holds 4).
   json big = CreatePod(MemoryPod("big", 16));

@@ -23,3 +23,11 @@ was given as a string or a number. */}}
 {{- $_ := set $selector "enflame.com/gcushare" "true" -}}
 {{ toYaml $selector }}
 {{- end -}}
+
+{{/* Prometheus scrape annotations of a pod serving /metrics on the port
+given as the context. */}}
+{{- define "gcushare.scrapeAnnotations" -}}
+prometheus.io/scrape: "true"
+prometheus.io/port: {{ . | quote }}
+prometheus.io/path: /metrics
+{{- end -}}
