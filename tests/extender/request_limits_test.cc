@@ -247,7 +247,8 @@ TEST_F(RequestLimitsTest, EachLimitHasItsStatusAndChangesNothing) {
       "/filter",
       json{{"Pod", pod}, {"Nodes", nullptr}, {"NodeNames", {"n1"}}}.dump());
   EXPECT_EQ(json::parse(filtered.body)["NodeNames"], json::array({"n1"}));
-  EXPECT_EQ(json::parse(extender_.Get("/inspect/n1").body)["usedGCU"], 0);
+  EXPECT_EQ(
+      json::parse(extender_.Get("/inspect/n1").body)["nodes"][0]["usedGCU"], 0);
 }
 
 // Keep-alive (as kube-scheduler reuses connections) and Expect:
