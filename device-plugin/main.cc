@@ -4,9 +4,9 @@
 
 #include "contract/names.h"
 #include "daemon/daemon.h"
-#include "daemon/seccomp.h"
 #include "device-plugin/flags.h"
 #include "device-plugin/plugin.h"
+#include "device-plugin/syscalls.h"
 #include "efml/card_source_factory.h"
 #include "kube/clock.h"
 #include "kube/config.h"
@@ -44,7 +44,9 @@ int main(int argc, char** argv) {
 
   deviceplugin::Plugin plugin(*config, source->get(), client->get(), &clock);
   if (Status s = plugin.Start(); !s.ok()) return daemon.Fail(s);
-  if (Status s = daemon.Confine(NetworkSyscalls()); !s.ok()) {
+  if (Status s = daemon.Confine(
+          deviceplugin::DevicePluginSyscalls((*source)->Name() == "efml"));
+      !s.ok()) {
     plugin.Stop();
     return daemon.Fail(s);
   }

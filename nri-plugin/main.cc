@@ -14,7 +14,6 @@
 #include "contract/memory_unit.h"
 #include "contract/names.h"
 #include "daemon/daemon.h"
-#include "daemon/seccomp.h"
 #include "kube/cancellation.h"
 #include "kube/clock.h"
 #include "kube/config.h"
@@ -27,6 +26,7 @@
 #include "nri-plugin/plugin.h"
 #include "nri-plugin/pod_cache.h"
 #include "nri-plugin/protocol.h"
+#include "nri-plugin/syscalls.h"
 
 namespace {
 
@@ -166,7 +166,7 @@ int main(int argc, char** argv) {
       pod_informer ? &pods : nullptr, marker.get(), events.get());
   plugin_ns::NriPlugin plugin(options, &adjuster, &clock);
 
-  if (auto s = daemon.Confine(gcushare::NetworkSyscalls()); !s.ok()) {
+  if (auto s = daemon.Confine(gcushare::nri::NriPluginSyscalls()); !s.ok()) {
     return daemon.Fail(s);
   }
   if (pod_informer) pod_informer->Start();

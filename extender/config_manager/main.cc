@@ -23,12 +23,12 @@
 
 #include "contract/names.h"
 #include "daemon/daemon.h"
-#include "daemon/seccomp.h"
 #include "daemon/version.h"
 #include "extender/config_manager/config_manager.h"
 #include "extender/config_manager/file_system.h"
 #include "extender/config_manager/kube_version.h"
 #include "extender/config_manager/service_url.h"
+#include "extender/config_manager/syscalls.h"
 #include "kube/config.h"
 #include "kube/curl_kube_client.h"
 
@@ -174,7 +174,7 @@ int Run(int argc, char** argv) {
     if (!created.ok()) return daemon.Fail(created.status());
     client = std::move(*created);
   }
-  if (auto s = daemon.Confine(NetworkSyscalls()); !s.ok()) {
+  if (auto s = daemon.Confine(ConfigManagerSyscalls()); !s.ok()) {
     return daemon.Fail(s);
   }
 
