@@ -2,6 +2,7 @@
 
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 
 namespace gcushare {
 
@@ -46,12 +47,16 @@ SyscallAllowList AtomicFileWriteSyscalls() {
 
 SyscallAllowList KubeClientSyscalls() {
   SyscallAllowList list = {
-      "socket", "connect", "poll", "sendto", "recvfrom", "sendmsg", "recvmsg",
-      "sendmmsg", "getsockname", "getpeername", "getsockopt", "setsockopt",
-      "fcntl", "shutdown", "socketpair", "read", "write", "close", "uname",
+      "connect", "poll", "sendto", "recvfrom", "sendmsg", "recvmsg", "sendmmsg",
+      "getsockname", "getpeername", "getsockopt", "setsockopt", "fcntl",
+      "shutdown", "socketpair", "read", "write", "close", "uname",
       // getaddrinfo asks the kernel for the local addresses over netlink.
       "bind"};
   list.AllowWithArg("ioctl", 1, FIONREAD);  // glibc's DNS resolver.
+  // TCP and DNS over IPv4/IPv6; nscd's unix socket; netlink.
+  for (int family : {AF_INET, AF_INET6, AF_UNIX, AF_NETLINK}) {
+    list.AllowWithArg("socket", 0, family);
+  }
   return list;
 }
 
@@ -64,18 +69,25 @@ SyscallAllowList HttpServerSyscalls() {
 SyscallAllowList GrpcUnixSyscalls() {
   SyscallAllowList list = {
       "epoll_create1", "epoll_ctl", "epoll_wait", "epoll_pwait", "eventfd2",
-      "socket", "socketpair", "bind", "listen", "accept4", "connect", "recvmsg",
+      "socketpair", "bind", "listen", "accept4", "connect", "recvmsg",
       "sendmsg", "getsockname", "getpeername", "getsockopt", "setsockopt",
       "fcntl", "shutdown", "unlink", "newfstatat", "uname", "sched_yield",
       // Its threads ask for their scheduling policy.
       "sched_getparam", "sched_getscheduler"};
   list.AllowWithArg("prctl", 0, PR_SET_NAME);  // Thread names.
+  // Unix sockets; gRPC also probes the IPv4/IPv6 loopback.
+  for (int family : {AF_UNIX, AF_INET, AF_INET6}) {
+    list.AllowWithArg("socket", 0, family);
+  }
   return list;
 }
 
 SyscallAllowList UnixClientSyscalls() {
-  return {"socket", "connect",  "read",     "write", "sendmsg", "recvmsg",
-          "sendto", "recvfrom", "shutdown", "close", "fcntl",   "poll"};
+  SyscallAllowList list = {"connect", "read",   "write",    "sendmsg",
+                           "recvmsg", "sendto", "recvfrom", "shutdown",
+                           "close",   "fcntl",  "poll"};
+  list.AllowWithArg("socket", 0, AF_UNIX);
+  return list;
 }
 
 }  // namespace gcushare

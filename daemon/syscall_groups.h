@@ -33,7 +33,8 @@ SyscallAllowList AtomicFileWriteSyscalls();
 
 // kube::CurlKubeClient: libcurl over TCP, with OpenSSL and DNS resolution
 // (glibc's resolver: netlink, UDP, ioctl FIONREAD), and its wake-up
-// socketpair.
+// socketpair. Sockets of the families AF_INET, AF_INET6, AF_UNIX and
+// AF_NETLINK only.
 SyscallAllowList KubeClientSyscalls();
 
 // An HTTP server on an already listening TCP socket (cpp-httplib): accept,
@@ -43,10 +44,11 @@ SyscallAllowList HttpServerSyscalls();
 // gRPC (client and server) over unix sockets, whose server socket is
 // re-created when the kubelet restarts: epoll, eventfd, thread names and
 // scheduling queries of its threads, bind/listen/accept4 and unlink of the
-// socket file.
+// socket file. Sockets: AF_UNIX, AF_INET, AF_INET6.
 SyscallAllowList GrpcUnixSyscalls();
 
-// A client of a unix socket that reconnects (the NRI ttrpc connection).
+// A client of a unix socket that reconnects (the NRI ttrpc connection):
+// AF_UNIX sockets only.
 SyscallAllowList UnixClientSyscalls();
 
 }  // namespace gcushare

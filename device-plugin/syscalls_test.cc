@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 
 namespace gcushare::deviceplugin {
 namespace {
@@ -23,13 +24,17 @@ TEST(DevicePluginSyscallsTest, AllowsWhatItCalls) {
           "recvfrom", "recvmsg", "rseq", "rt_sigprocmask", "rt_sigreturn",
           "rt_sigtimedwait", "sched_getparam", "sched_getscheduler",
           "sched_yield", "sendmsg", "sendto", "set_robust_list", "setsockopt",
-          "shutdown", "socket", "socketpair", "tgkill", "uname", "unlink",
-          "write",
+          "shutdown", "socketpair", "tgkill", "uname", "unlink", "write",
           // The CDI spec's atomic rewrite.
           "fsync", "fchmod", "rename"}) {
       EXPECT_TRUE(list.AllowsAnyArgs(name)) << name;
     }
     EXPECT_TRUE(list.AllowsArg("prctl", 0, PR_SET_NAME));  // gRPC threads.
+    // TCP, DNS, unix sockets, getaddrinfo's netlink; no other family.
+    for (int family : {AF_INET, AF_INET6, AF_UNIX, AF_NETLINK}) {
+      EXPECT_TRUE(list.AllowsArg("socket", 0, family)) << family;
+    }
+    EXPECT_FALSE(list.AllowsArg("socket", 0, AF_PACKET));
   }
 }
 

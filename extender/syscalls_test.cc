@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 
 namespace gcushare::extender {
 namespace {
@@ -41,7 +42,6 @@ TEST(ExtenderSyscallsTest, AllowsWhatItCalls) {
                            "set_robust_list",
                            "setsockopt",
                            "shutdown",
-                           "socket",
                            "socketpair",
                            "tgkill",
                            "write",
@@ -54,6 +54,11 @@ TEST(ExtenderSyscallsTest, AllowsWhatItCalls) {
     EXPECT_TRUE(list.AllowsAnyArgs(name)) << name;
   }
   EXPECT_TRUE(list.AllowsArg("ioctl", 1, FIONREAD));  // DNS resolution.
+  // TCP, DNS, unix sockets, getaddrinfo's netlink; no other family.
+  for (int family : {AF_INET, AF_INET6, AF_UNIX, AF_NETLINK}) {
+    EXPECT_TRUE(list.AllowsArg("socket", 0, family)) << family;
+  }
+  EXPECT_FALSE(list.AllowsArg("socket", 0, AF_PACKET));
 }
 
 TEST(ExtenderSyscallsTest, ForbidsWhatItNeverNeeds) {

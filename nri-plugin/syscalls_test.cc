@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 
 namespace gcushare::nri {
 namespace {
@@ -25,10 +26,15 @@ TEST(NriPluginSyscallsTest, AllowsWhatItCalls) {
                            "rt_sigprocmask", "rt_sigtimedwait",
                            "sendto",         "set_robust_list",
                            "setsockopt",     "shutdown",
-                           "socket",         "socketpair",
-                           "tgkill",         "write"}) {
+                           "socketpair",     "tgkill",
+                           "write"}) {
     EXPECT_TRUE(list.AllowsAnyArgs(name)) << name;
   }
+  // TCP, DNS, unix sockets, getaddrinfo's netlink; no other family.
+  for (int family : {AF_INET, AF_INET6, AF_UNIX, AF_NETLINK}) {
+    EXPECT_TRUE(list.AllowsArg("socket", 0, family)) << family;
+  }
+  EXPECT_FALSE(list.AllowsArg("socket", 0, AF_PACKET));
 }
 
 TEST(NriPluginSyscallsTest, ForbidsWhatItNeverNeeds) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 
 namespace gcushare::config_manager {
 namespace {
@@ -12,14 +13,38 @@ TEST(ConfigManagerSyscallsTest, AllowsWhatItCalls) {
   const SyscallAllowList list = ConfigManagerSyscalls();
   // Traced (strace -f) through its binary tests; the kube client for
   // --extender-service.
-  for (const char* name :
-       {"close",  "exit",       "exit_group",     "fchmod",          "fsync",
-        "futex",  "getdents64", "getpid",         "madvise",         "mkdir",
-        "mmap",   "mprotect",   "munmap",         "newfstatat",      "openat",
-        "read",   "rename",     "rt_sigprocmask", "rt_sigtimedwait", "tgkill",
-        "unlink", "write",      "socket",         "connect",         "poll"}) {
+  const char* const kTraced[] = {"close",
+                                 "exit",
+                                 "exit_group",
+                                 "fchmod",
+                                 "fsync",
+                                 "futex",
+                                 "getdents64",
+                                 "getpid",
+                                 "madvise",
+                                 "mkdir",
+                                 "mmap",
+                                 "mprotect",
+                                 "munmap",
+                                 "newfstatat",
+                                 "openat",
+                                 "read",
+                                 "rename",
+                                 "rt_sigprocmask",
+                                 "rt_sigtimedwait",
+                                 "tgkill",
+                                 "unlink",
+                                 "write",
+                                 "connect",
+                                 "poll"};
+  for (const char* name : kTraced) {
     EXPECT_TRUE(list.AllowsAnyArgs(name)) << name;
   }
+  // TCP, DNS, unix sockets, getaddrinfo's netlink; no other family.
+  for (int family : {AF_INET, AF_INET6, AF_UNIX, AF_NETLINK}) {
+    EXPECT_TRUE(list.AllowsArg("socket", 0, family)) << family;
+  }
+  EXPECT_FALSE(list.AllowsArg("socket", 0, AF_PACKET));
 }
 
 TEST(ConfigManagerSyscallsTest, ForbidsWhatItNeverNeeds) {

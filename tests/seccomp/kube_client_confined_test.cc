@@ -135,8 +135,12 @@ TEST_P(KubeClientConfinedTest, ReadsANodeOverTlsByName) {
 TEST_P(KubeClientConfinedTest, WithoutSocketsTheReadIsDeniedByName) {
   const SyscallAllowList full = GetParam().second();
   SyscallAllowList allowed;
-  for (const std::string& name : full.any_args()) {
-    if (name != "socket") allowed.Allow(name);
+  for (const std::string& name : full.any_args()) allowed.Allow(name);
+  for (const auto& [name, values] : full.narrowed()) {
+    if (name == "socket") continue;
+    for (const auto& [index, value] : values) {
+      allowed.AllowWithArg(name, index, value);
+    }
   }
   Outcome outcome = GetNodeConfined(allowed);
   EXPECT_EQ(outcome.exit_code, kGetFailed) << outcome.err;
