@@ -29,13 +29,11 @@ Status Daemon::StartLogging() {
   return OkStatus();
 }
 
-Status Daemon::Confine(const std::vector<std::string>& extra) {
+Status Daemon::Confine(const SyscallAllowList& allowed) {
   if (!seccomp_) {
     spdlog::warn("seccomp confinement is off (--seccomp=false)");
     return OkStatus();
   }
-  std::vector<std::string> allowed = BaselineSyscalls();
-  allowed.insert(allowed.end(), extra.begin(), extra.end());
   Status status = ConfineToSyscalls(allowed);
   if (status.ok()) {
     spdlog::info("seccomp: confined to {} system calls", allowed.size());

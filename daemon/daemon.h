@@ -6,7 +6,7 @@
 //     if (auto code = daemon.ParseFlags(argc, argv)) return *code;
 //     if (auto s = daemon.StartLogging(); !s.ok()) return daemon.Fail(s);
 //     ... open sockets, load libraries ...
-//     if (auto s = daemon.Confine(extra_syscalls); !s.ok()) return
+//     if (auto s = daemon.Confine(MySyscalls()); !s.ok()) return
 //     daemon.Fail(s); daemon.shutdown().Wait();
 //     ... stop servers ...
 //     return daemon.Finish();
@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "daemon/logging.h"
+#include "daemon/seccomp.h"
 #include "daemon/shutdown.h"
 #include "status/status.h"
 
@@ -48,9 +49,9 @@ class Daemon {
   // Installs logging and logs the start line with the version.
   Status StartLogging();
 
-  // Confines the process to BaselineSyscalls() plus `extra` (unless
+  // Confines the process to `allowed`, the daemon's own list (unless
   // --seccomp=false), and logs what it did.
-  Status Confine(const std::vector<std::string>& extra);
+  Status Confine(const SyscallAllowList& allowed);
 
   // Logs a fatal error and returns the exit code for it (1).
   int Fail(const Status& status);

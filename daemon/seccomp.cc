@@ -11,130 +11,92 @@
 #include <cstring>
 #include <memory>
 #include <set>
+#include <string>
 
 namespace gcushare {
 
-std::vector<std::string> BaselineSyscalls() {
-  return {
-      // Memory.
-      "brk",
-      "mmap",
-      "munmap",
-      "mprotect",
-      "mremap",
-      "madvise",
-      "membarrier",
-      // Threads and synchronisation.
-      "clone",
-      "futex",
-      "set_robust_list",
-      "get_robust_list",
-      "rseq",
-      "set_tid_address",
-      "sched_yield",
-      "sched_getaffinity",
-      "gettid",
-      // Files.
-      "read",
-      "write",
-      "readv",
-      "writev",
-      "pread64",
-      "pwrite64",
-      "open",
-      "openat",
-      "close",
-      "fstat",
-      "stat",
-      "lstat",
-      "newfstatat",
-      "statx",
-      "lseek",
-      "fcntl",
-      "dup",
-      "dup2",
-      "dup3",
-      "pipe",
-      "pipe2",
-      "getdents64",
-      "readlink",
-      "readlinkat",
-      "access",
-      "faccessat",
-      "faccessat2",
-      "rename",
-      "renameat",
-      "renameat2",
-      "unlink",
-      "unlinkat",
-      "mkdir",
-      "mkdirat",
-      "fsync",
-      "fdatasync",
-      "ftruncate",
-      "fchmod",
-      "umask",
-      "getcwd",
-      "ioctl",
-      "statfs",
-      "fstatfs",
-      "inotify_init1",
-      "inotify_add_watch",
-      "inotify_rm_watch",
-      // Polling and waiting.
-      "poll",
-      "ppoll",
-      "select",
-      "pselect6",
-      "epoll_create",
-      "epoll_create1",
-      "epoll_ctl",
-      "epoll_wait",
-      "epoll_pwait",
-      "eventfd2",
-      "timerfd_create",
-      "timerfd_settime",
-      "nanosleep",
-      "clock_nanosleep",
-      "restart_syscall",
-      // Time, identity, limits.
-      "clock_gettime",
-      "clock_getres",
-      "gettimeofday",
-      "time",
-      "getpid",
-      "getppid",
-      "getuid",
-      "geteuid",
-      "getgid",
-      "getegid",
-      "getrandom",
-      "uname",
-      "sysinfo",
-      "prlimit64",
-      "getrlimit",
-      "getrusage",
-      "prctl",
-      "arch_prctl",
-      // Signals and exit.
-      "rt_sigaction",
-      "rt_sigprocmask",
-      "rt_sigreturn",
-      "rt_sigtimedwait",
-      "sigaltstack",
-      "tgkill",
-      "tkill",
-      "kill",
-      "exit",
-      "exit_group",
-  };
+SyscallAllowList::SyscallAllowList(std::initializer_list<const char*> names) {
+  for (const char* name : names) Allow(name);
 }
 
-std::vector<std::string> NetworkSyscalls() {
-  return {"socket",      "socketpair", "connect",   "bind",     "listen",
-          "accept",      "accept4",    "sendto",    "recvfrom", "sendmsg",
-          "recvmsg",     "sendmmsg",   "recvmmsg",  "shutdown", "getsockname",
-          "getpeername", "setsockopt", "getsockopt"};
+SyscallAllowList& SyscallAllowList::Allow(const std::string& name) {
+  any_args_.insert(name);
+  return *this;
+}
+
+SyscallAllowList& SyscallAllowList::AllowWithArg(const std::string& name,
+                                                 unsigned arg_index,
+                                                 uint64_t value) {
+  narrowed_[name].insert({arg_index, value});
+  return *this;
+}
+
+SyscallAllowList& SyscallAllowList::Add(const SyscallAllowList& group) {
+  any_args_.insert(group.any_args_.begin(), group.any_args_.end());
+  for (const auto& [name, values] : group.narrowed_) {
+    narrowed_[name].insert(values.begin(), values.end());
+  }
+  return *this;
+}
+
+bool SyscallAllowList::AllowsAnyArgs(const std::string& name) const {
+  return any_args_.count(name) != 0;
+}
+
+bool SyscallAllowList::Allows(const std::string& name) const {
+  return AllowsAnyArgs(name) || narrowed_.count(name) != 0;
+}
+
+bool SyscallAllowList::AllowsArg(const std::string& name, unsigned arg_index,
+                                 uint64_t value) const {
+  if (AllowsAnyArgs(name)) return true;
+  auto it = narrowed_.find(name);
+  return it != narrowed_.end() && it->second.count({arg_index, value}) != 0;
+}
+
+size_t SyscallAllowList::size() const {
+  size_t n = any_args_.size();
+  for (const auto& entry : narrowed_) n += any_args_.count(entry.first) == 0;
+  return n;
+}
+
+std::vector<std::string> ForbiddenSyscalls() {
+  return {
+      "execve",
+      "execveat",
+      "ptrace",
+      "process_vm_readv",
+      "process_vm_writev",
+      "mount",
+      "umount2",
+      "pivot_root",
+      "chroot",
+      "unshare",
+      "setns",
+      "init_module",
+      "finit_module",
+      "delete_module",
+      "kexec_load",
+      "kexec_file_load",
+      "reboot",
+      "swapon",
+      "swapoff",
+      "bpf",
+      "perf_event_open",
+      "userfaultfd",
+      "open_by_handle_at",
+      "keyctl",
+      "add_key",
+      "request_key",
+      "setuid",
+      "setgid",
+      "setresuid",
+      "setresgid",
+      "capset",
+      "fork",
+      "vfork",
+      "seccomp",
+  };
 }
 
 namespace {
@@ -193,7 +155,13 @@ bool InstallDeniedSyscallReporter() { return false; }
 
 }  // namespace
 
-Status ConfineToSyscalls(const std::vector<std::string>& allowed) {
+Status ConfineToSyscalls(const SyscallAllowList& allowed) {
+  for (const std::string& name : ForbiddenSyscalls()) {
+    if (allowed.Allows(name)) {
+      return InvalidArgumentError("seccomp: the allow-list names " + name +
+                                  ", which no daemon may call");
+    }
+  }
   const uint32_t deny =
       InstallDeniedSyscallReporter() ? SCMP_ACT_TRAP : SCMP_ACT_ERRNO(EPERM);
   std::unique_ptr<void, void (*)(scmp_filter_ctx)> ctx(seccomp_init(deny),
@@ -201,14 +169,31 @@ Status ConfineToSyscalls(const std::vector<std::string>& allowed) {
   if (!ctx) return InternalError("seccomp_init failed");
   int rc = seccomp_attr_set(ctx.get(), SCMP_FLTATR_CTL_TSYNC, 1);
   if (rc != 0) return ErrnoToStatus(-rc, "seccomp: thread sync");
-  std::set<std::string> names(allowed.begin(), allowed.end());
-  for (const std::string& name : names) {
+  for (const std::string& name : allowed.any_args()) {
     int nr = seccomp_syscall_resolve_name(name.c_str());
     if (nr == __NR_SCMP_ERROR) continue;  // Not on this architecture.
     rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ALLOW, nr, 0);
     if (rc != 0) return ErrnoToStatus(-rc, "seccomp: allow " + name);
   }
-  if (names.count("clone3") == 0) {
+  for (const auto& [name, values] : allowed.narrowed()) {
+    if (allowed.AllowsAnyArgs(name)) continue;
+    int nr = seccomp_syscall_resolve_name(name.c_str());
+    if (nr == __NR_SCMP_ERROR) continue;
+    for (const auto& [index, value] : values) {
+      // One rule per value; the kernel allows the call when any matches.
+      // Compared as 32 bits: the values we narrow on (ioctl requests,
+      // prctl options) are ints, and callers may sign-extend them.
+      rc = seccomp_rule_add(
+          ctx.get(), SCMP_ACT_ALLOW, nr, 1,
+          scmp_arg_cmp{index, SCMP_CMP_MASKED_EQ, 0xffffffffu, value});
+      if (rc != 0) {
+        return ErrnoToStatus(-rc, "seccomp: allow " + name + " argument " +
+                                      std::to_string(index) + " = " +
+                                      std::to_string(value));
+      }
+    }
+  }
+  if (!allowed.AllowsAnyArgs("clone3")) {
     int nr = seccomp_syscall_resolve_name("clone3");
     if (nr != __NR_SCMP_ERROR) {
       // glibc creates threads with clone3 and falls back to clone only on

@@ -1,5 +1,6 @@
 // Seccomp confinement: each daemon allows itself the system calls it needs
-// and no others.
+// and no others. Each daemon composes its own SyscallAllowList (in its
+// syscalls.cc, from the groups of daemon/syscall_groups.h).
 //
 // ConfineToSyscalls() loads a filter for every thread of the process
 // (thread-sync), after which any system call outside the allow-list fails
@@ -17,22 +18,64 @@
 #ifndef GCUSHARE_DAEMON_SECCOMP_H_
 #define GCUSHARE_DAEMON_SECCOMP_H_
 
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "status/status.h"
 
 namespace gcushare {
 
-// What any of our processes needs to run at all: memory, threads, files,
-// time, signals, polling, exit. No sockets, no exec, no mount, no ptrace.
-std::vector<std::string> BaselineSyscalls();
+// A set of allowed system calls: some with any arguments, some only when
+// one argument (by index) is one of a few values, e.g. ioctl(fd, FIONREAD).
+// A value type; not thread-safe to mutate concurrently.
+class SyscallAllowList {
+ public:
+  SyscallAllowList() = default;
+  SyscallAllowList(std::initializer_list<const char*> names);
 
-// Sockets: unix and TCP clients and servers.
-std::vector<std::string> NetworkSyscalls();
+  // Allows `name` with any arguments.
+  SyscallAllowList& Allow(const std::string& name);
+  // Allows `name` when its argument `arg_index` equals `value` (repeat for
+  // more values; any one matching allows the call). Moot when `name` is
+  // allowed with any arguments.
+  SyscallAllowList& AllowWithArg(const std::string& name, unsigned arg_index,
+                                 uint64_t value);
+  // Adds every call of `group`.
+  SyscallAllowList& Add(const SyscallAllowList& group);
 
-// Loads the filter; `allowed` may contain duplicates.
-Status ConfineToSyscalls(const std::vector<std::string>& allowed);
+  // True when `name` is allowed with any arguments.
+  bool AllowsAnyArgs(const std::string& name) const;
+  // True when `name` is allowed at all (perhaps only for some arguments).
+  bool Allows(const std::string& name) const;
+  // True when `name` is allowed with argument `arg_index` == `value`.
+  bool AllowsArg(const std::string& name, unsigned arg_index,
+                 uint64_t value) const;
+  // Number of distinct system calls allowed.
+  size_t size() const;
+
+  // (argument index, value) pairs.
+  using ArgValues = std::set<std::pair<unsigned, uint64_t>>;
+  const std::set<std::string>& any_args() const { return any_args_; }
+  const std::map<std::string, ArgValues>& narrowed() const { return narrowed_; }
+
+ private:
+  std::set<std::string> any_args_;
+  std::map<std::string, ArgValues> narrowed_;
+};
+
+// System calls no daemon may allow: exec, ptrace, mount, module loading,
+// namespaces, reboot and the like. ConfineToSyscalls refuses a list with any
+// of them.
+std::vector<std::string> ForbiddenSyscalls();
+
+// Loads the filter. InvalidArgument (and nothing loaded) when `allowed`
+// names a forbidden call.
+Status ConfineToSyscalls(const SyscallAllowList& allowed);
 
 }  // namespace gcushare
 

@@ -4,10 +4,10 @@
 
 #include "contract/names.h"
 #include "daemon/daemon.h"
-#include "daemon/seccomp.h"
 #include "device-plugin/api_permissions.h"
 #include "device-plugin/flags.h"
 #include "device-plugin/plugin.h"
+#include "device-plugin/syscalls.h"
 #include "efml/card_source_factory.h"
 #include "kube/api_permissions.h"
 #include "kube/clock.h"
@@ -61,7 +61,9 @@ int main(int argc, char** argv) {
     plugin.Stop();
     return daemon.Fail(endpoint.status());
   }
-  if (Status s = daemon.Confine(NetworkSyscalls()); !s.ok()) {
+  if (Status s = daemon.Confine(deviceplugin::DevicePluginSyscalls(
+          (*source)->Name() == "efml", metrics_flags.port != 0));
+      !s.ok()) {
     plugin.Stop();
     return daemon.Fail(s);
   }

@@ -6,7 +6,6 @@
 
 #include "contract/names.h"
 #include "daemon/daemon.h"
-#include "daemon/seccomp.h"
 #include "daemon/version.h"
 #include "extender/api_permissions.h"
 #include "extender/cache_feed.h"
@@ -15,6 +14,7 @@
 #include "extender/card_cache.h"
 #include "extender/extender_service.h"
 #include "extender/http_server.h"
+#include "extender/syscalls.h"
 #include "kube/api_permissions.h"
 #include "kube/clock.h"
 #include "kube/config.h"
@@ -166,8 +166,9 @@ int Run(int argc, char** argv) {
   spdlog::info("listening on http://{}:{}{}", address, server.port(),
                contract::kExtenderPathPrefix);
 
-  std::vector<std::string> syscalls = NetworkSyscalls();
-  if (auto s = daemon.Confine(syscalls); !s.ok()) return daemon.Fail(s);
+  if (auto s = daemon.Confine(ExtenderSyscalls()); !s.ok()) {
+    return daemon.Fail(s);
+  }
   nodes.Start();
   pods.Start();
 

@@ -14,7 +14,6 @@
 #include "contract/memory_unit.h"
 #include "contract/names.h"
 #include "daemon/daemon.h"
-#include "daemon/seccomp.h"
 #include "kube/cancellation.h"
 #include "kube/clock.h"
 #include "kube/config.h"
@@ -30,6 +29,7 @@
 #include "nri-plugin/plugin_metrics.h"
 #include "nri-plugin/pod_cache.h"
 #include "nri-plugin/protocol.h"
+#include "nri-plugin/syscalls.h"
 
 namespace {
 
@@ -176,7 +176,7 @@ int main(int argc, char** argv) {
   auto endpoint = gcushare::metrics::StartFromFlags(&registry, metrics_flags);
   if (!endpoint.ok()) return daemon.Fail(endpoint.status());
 
-  if (auto s = daemon.Confine(gcushare::NetworkSyscalls()); !s.ok()) {
+  if (auto s = daemon.Confine(gcushare::nri::NriPluginSyscalls()); !s.ok()) {
     return daemon.Fail(s);
   }
   if (pod_informer) pod_informer->Start();

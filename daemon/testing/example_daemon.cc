@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "daemon/daemon.h"
+#include "daemon/syscall_groups.h"
 
 int main(int argc, char** argv) {
   gcushare::Daemon daemon("gcushare-example-daemon",
@@ -20,7 +21,9 @@ int main(int argc, char** argv) {
                         "allow-list) and log the result.");
   if (auto code = daemon.ParseFlags(argc, argv)) return *code;
   if (auto s = daemon.StartLogging(); !s.ok()) return daemon.Fail(s);
-  if (auto s = daemon.Confine({}); !s.ok()) return daemon.Fail(s);
+  gcushare::SyscallAllowList syscalls = gcushare::ProcessRuntimeSyscalls();
+  syscalls.Add(gcushare::RotatingLogSyscalls());
+  if (auto s = daemon.Confine(syscalls); !s.ok()) return daemon.Fail(s);
   if (probe_socket) {
     int fd = socket(AF_UNIX, SOCK_STREAM, 0);
     if (fd >= 0) {

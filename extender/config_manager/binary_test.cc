@@ -108,6 +108,10 @@ TEST(ConfigManagerBinaryTest, ApplyTwiceThenRestoreGivesTheOriginalBytes) {
   ASSERT_TRUE(restored.ok());
   ASSERT_EQ(restored->exit_code, 0) << restored->err;
   EXPECT_EQ(ReadFileOrEmpty(host.manifest), original);
+  // Its own seccomp list covers every call it made.
+  for (const auto* run : {&*applied, &*again, &*restored}) {
+    EXPECT_EQ(run->err.find("seccomp: denied"), std::string::npos) << run->err;
+  }
   EXPECT_EQ(ReadFileOrEmpty(host.state + "/config/scheduler-config.yaml"), "");
   EXPECT_EQ(ReadFileOrEmpty(host.state + "/backup/kube-scheduler.yaml"), "");
 }
@@ -148,6 +152,7 @@ TEST(ConfigManagerBinaryTest, SigtermKeepsTheExtenderRestoreIsForUninstall) {
   auto r = child.Wait();
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->exit_code, 0) << r->out;
+  EXPECT_EQ(r->out.find("seccomp: denied"), std::string::npos) << r->out;
   EXPECT_EQ(r->out.find("restored kube-scheduler's original"),
             std::string::npos)
       << r->out;

@@ -23,13 +23,13 @@
 
 #include "contract/names.h"
 #include "daemon/daemon.h"
-#include "daemon/seccomp.h"
 #include "daemon/version.h"
 #include "extender/config_manager/api_permissions.h"
 #include "extender/config_manager/config_manager.h"
 #include "extender/config_manager/file_system.h"
 #include "extender/config_manager/kube_version.h"
 #include "extender/config_manager/service_url.h"
+#include "extender/config_manager/syscalls.h"
 #include "kube/api_permissions.h"
 #include "kube/config.h"
 #include "kube/curl_kube_client.h"
@@ -180,7 +180,7 @@ int Run(int argc, char** argv) {
         client.get(), std::string(contract::kConfigManagerName),
         ConfigManagerApiPermissions());
   }
-  if (auto s = daemon.Confine(NetworkSyscalls()); !s.ok()) {
+  if (auto s = daemon.Confine(ConfigManagerSyscalls()); !s.ok()) {
     return daemon.Fail(s);
   }
 

@@ -17,6 +17,7 @@
 #include "kube/curl_kube_client.h"
 #include "kube/json_fields.h"
 #include "kube/resource.h"
+#include "testing/files.h"
 #include "testing/subprocess.h"
 #include "tests/e2e/pods.h"
 #include "tests/extender/harness.h"
@@ -406,8 +407,33 @@ Status LocalCluster::Stop() {
     }
   }
   started_.clear();
+  if (Status denied = CheckNoSeccompDenials(); !denied.ok()) {
+    failures += "\n" + denied.message();
+  }
   if (!failures.empty()) return InternalError("stopping:" + failures);
   return OkStatus();
+}
+
+Status LocalCluster::CheckNoSeccompDenials() const {
+  // The SIGSYS reporter of daemon/seccomp.h writes this on stderr.
+  constexpr std::string_view kDenied = "seccomp: denied system call";
+  std::string denials;
+  for (const auto& [piece, component] : components_) {
+    // The whole file: every run of the component, restarts included.
+    const std::string output =
+        testing::ReadFileOrEmpty(component->output_path());
+    for (size_t at = output.find(kDenied); at != std::string::npos;
+         at = output.find(kDenied, at + kDenied.size())) {
+      const size_t end = output.find('\n', at);
+      denials += "\n" + component->name() + ": " +
+                 output.substr(at, end == std::string::npos ? end : end - at);
+    }
+  }
+  if (denials.empty()) return OkStatus();
+  return InternalError(
+      "a component was denied a system call (add it to "
+      "that daemon's syscalls.cc if it needs it):" +
+      denials);
 }
 
 Status LocalCluster::Restart(Piece piece, bool graceful) {

@@ -88,8 +88,12 @@ class LocalCluster {
   LocalCluster& operator=(const LocalCluster&) = delete;
 
   // SIGTERM to every piece, last started first; an error listing those that
-  // did not exit 0.
+  // did not exit 0, and any seccomp denial (CheckNoSeccompDenials).
   Status Stop();
+
+  // An error quoting every "seccomp: denied system call" line any piece
+  // wrote in any of its runs: a daemon's allow-list misses a call it makes.
+  Status CheckNoSeccompDenials() const;
 
   // Restarts one piece as a crash would (SIGKILL, or SIGTERM when
   // `graceful`), with the same flags and port, and waits until it is ready

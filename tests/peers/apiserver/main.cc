@@ -8,8 +8,8 @@
 #include <string>
 
 #include "daemon/daemon.h"
-#include "daemon/seccomp.h"
 #include "tests/peers/apiserver/api_server.h"
+#include "tests/peers/peer_syscalls.h"
 
 int main(int argc, char** argv) {
   gcushare::Daemon daemon(
@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
   auto server = gcushare::apiserver::ApiServer::Create(options);
   if (!server.ok()) return daemon.Fail(server.status());
   if (auto s = (*server)->Start(); !s.ok()) return daemon.Fail(s);
-  if (auto s = daemon.Confine(gcushare::NetworkSyscalls()); !s.ok()) {
+  if (auto s = daemon.Confine(gcushare::peers::PeerSyscalls()); !s.ok()) {
     return daemon.Fail(s);
   }
   std::printf("listening on http://%s:%d\n", options.bind_address.c_str(),

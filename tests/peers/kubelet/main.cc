@@ -28,12 +28,12 @@
 #include "contract/names.h"
 #include "contract/pod_request.h"
 #include "daemon/daemon.h"
-#include "daemon/seccomp.h"
 #include "kube/clock.h"
 #include "kube/config.h"
 #include "kube/curl_kube_client.h"
 #include "kube/json_fields.h"
 #include "tests/peers/kubelet/stand_in_kubelet.h"
+#include "tests/peers/peer_syscalls.h"
 
 namespace {
 
@@ -234,7 +234,7 @@ int main(int argc, char** argv) {
     if (!created.ok()) return daemon.Fail(created.status());
     client = std::move(*created);
   }
-  if (auto s = daemon.Confine(gcushare::NetworkSyscalls()); !s.ok()) {
+  if (auto s = daemon.Confine(gcushare::peers::PeerSyscalls()); !s.ok()) {
     return daemon.Fail(s);
   }
   Say("listening on " + kubelet.socket_path());

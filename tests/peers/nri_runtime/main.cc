@@ -24,7 +24,6 @@
 
 #include "contract/annotations.h"
 #include "daemon/daemon.h"
-#include "daemon/seccomp.h"
 #include "kube/clock.h"
 #include "kube/config.h"
 #include "kube/curl_kube_client.h"
@@ -32,6 +31,7 @@
 #include "tests/peers/nri_runtime/cluster_runtime.h"
 #include "tests/peers/nri_runtime/fixtures.h"
 #include "tests/peers/nri_runtime/runtime.h"
+#include "tests/peers/peer_syscalls.h"
 
 namespace {
 
@@ -70,7 +70,7 @@ int RunCluster(gcushare::Daemon& daemon, const rt::RuntimeOptions& options,
   if (!client.ok()) return daemon.Fail(client.status());
   auto runtime = rt::NriRuntime::Listen(options);
   if (!runtime.ok()) return daemon.Fail(runtime.status());
-  if (auto s = daemon.Confine(gcushare::NetworkSyscalls()); !s.ok()) {
+  if (auto s = daemon.Confine(gcushare::peers::PeerSyscalls()); !s.ok()) {
     return daemon.Fail(s);
   }
   spdlog::info("API server {} ({}), node {}", (*client)->server(),

@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "daemon/daemon.h"
-#include "daemon/seccomp.h"
 #include "kube/clock.h"
 #include "kube/config.h"
 #include "kube/curl_http_client.h"
 #include "kube/curl_kube_client.h"
+#include "tests/peers/peer_syscalls.h"
 #include "tests/peers/scheduler/continuous_scheduler.h"
 #include "tests/peers/scheduler/http_extender.h"
 #include "tests/peers/scheduler/once_scheduler.h"
@@ -148,7 +148,7 @@ int main(int argc, char** argv) {
   options.clock = &clock;
   sched::PodScheduler scheduler(client->get(), extender_ptrs, options);
 
-  if (auto s = daemon.Confine(gcushare::NetworkSyscalls()); !s.ok()) {
+  if (auto s = daemon.Confine(gcushare::peers::PeerSyscalls()); !s.ok()) {
     return daemon.Fail(s);
   }
   std::string served;

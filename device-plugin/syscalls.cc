@@ -1,0 +1,20 @@
+#include "device-plugin/syscalls.h"
+
+#include "daemon/syscall_groups.h"
+
+namespace gcushare::deviceplugin {
+
+SyscallAllowList DevicePluginSyscalls(bool vendor_library,
+                                      bool metrics_endpoint) {
+  SyscallAllowList list = ProcessRuntimeSyscalls();
+  list.Add(RotatingLogSyscalls());
+  list.Add(FileReadSyscalls());
+  list.Add(AtomicFileWriteSyscalls());
+  list.Add(KubeClientSyscalls());
+  list.Add(GrpcUnixSyscalls());
+  if (vendor_library) list.Allow("ioctl");
+  if (metrics_endpoint) list.Add(HttpServerSyscalls());
+  return list;
+}
+
+}  // namespace gcushare::deviceplugin
