@@ -66,11 +66,13 @@ int main(int argc, char** argv) {
   app.add_option("--plugin-name", options.session.plugin_name,
                  "Name registered with the runtime (default gcushare).");
   app.add_option("--node-name", node_name,
-                 "This node's name, for its memory unit and card sizes "
-                 "(node annotations); default $NODE_NAME.");
+                 "This node's name: its pods and GCU layout are watched; "
+                 "required with API server access; default $NODE_NAME.");
   app.add_option("--kubeconfig", kubeconfig,
-                 "kubeconfig file; absent: in-cluster config, and without "
-                 "either the plugin runs on pod annotations and flags alone.");
+                 "kubeconfig file; absent: in-cluster config (refuses to "
+                 "start in a cluster without a readable service account); "
+                 "outside a cluster without either, the plugin runs on pod "
+                 "annotations and flags alone.");
   app.add_option("--memory-unit", memory_unit,
                  std::string("Memory unit when neither the pod nor the node "
                              "annotation enflame.com/gcu-memory-unit gives "
@@ -83,7 +85,8 @@ int main(int argc, char** argv) {
   app.add_option("--pod-wait", pod_wait_ms,
                  "Milliseconds CreateContainer waits for a pod its watch has "
                  "not brought yet before failing that container (kubelet "
-                 "retries); well inside the runtime's 2 s (default 500).")
+                 "retries); capped at half the runtime's request timeout "
+                 "(2 s when it sends none) (default 500).")
       ->check(CLI::Range(0, 1500));
   app.add_option("--registration-timeout", registration_timeout_ms,
                  "Milliseconds to wait for the runtime to accept the "
@@ -107,24 +110,27 @@ int main(int argc, char** argv) {
 
   kube::RealClock clock;
   std::unique_ptr<kube::CurlKubeClient> client;
-  std::unique_ptr<plugin_ns::NodeInfoCache> node_info;
   StatusOr<kube::ClientConfig> config = kube::ResolveConfig(kubeconfig);
   if (config.ok()) {
+    // Without the node's name there is no watch of its pods, and a card
+    // would go to anyone whose annotations name one.
+    if (node_name.empty()) {
+      return daemon.Fail(gcushare::InvalidArgumentError(
+          "--node-name (or $NODE_NAME) is required with API server access (" +
+          config->source + ")"));
+    }
     kube::KubeClientOptions kube_options;
     kube_options.clock = &clock;
     auto created = kube::CurlKubeClient::Create(*config, kube_options);
     if (!created.ok()) return daemon.Fail(created.status());
     client = std::move(*created);
     spdlog::info("API server {} ({})", client->server(), config->source);
-    if (!node_name.empty()) {
-      node_info = std::make_unique<plugin_ns::NodeInfoCache>(client.get(),
-                                                             node_name, &clock);
-    } else {
-      spdlog::warn(
-          "no --node-name: memory unit and card sizes come from pod "
-          "annotations and --memory-unit");
-    }
-  } else if (!kubeconfig.empty()) {
+  } else if (!kubeconfig.empty() ||
+             config.status().code() !=
+                 gcushare::StatusCode::kFailedPrecondition) {
+    // A kubeconfig that does not load, or in a cluster
+    // ($KUBERNETES_SERVICE_HOST set) without a readable service account:
+    // refuse rather than silently trust annotations.
     return daemon.Fail(config.status());
   } else {
     spdlog::warn(
@@ -133,26 +139,24 @@ int main(int argc, char** argv) {
         config.status().message(), unit->ToString());
   }
 
-  // This node's pods from a watch, and assigned-marks in the background:
-  // CreateContainer never waits on the API server.
+  // This node's pods and its GCU layout from watches, assigned-marks and
+  // events in the background: CreateContainer never waits on the API
+  // server (the adjuster holds no client).
   plugin_ns::PodCache pods{std::chrono::milliseconds(pod_wait_ms)};
+  plugin_ns::NodeInfoCache node_info(node_name);
   std::unique_ptr<kube::Informer> pod_informer;
   std::unique_ptr<kube::Informer> node_informer;
   std::unique_ptr<gcushare::assignment::AssignedMarker> marker;
   std::unique_ptr<kube::EventQueue> events;
-  if (client != nullptr && !node_name.empty()) {
+  if (client != nullptr) {
     kube::InformerOptions informer_options;
     informer_options.field_selector = "spec.nodeName=" + node_name;
     pod_informer = std::make_unique<kube::Informer>(
         client.get(), kube::Resource::Pods(), "", &pods, informer_options);
-    if (node_info != nullptr) {
-      node_info->UseWatch();
-      kube::InformerOptions node_options;
-      node_options.field_selector = "metadata.name=" + node_name;
-      node_informer = std::make_unique<kube::Informer>(
-          client.get(), kube::Resource::Nodes(), "", node_info.get(),
-          node_options);
-    }
+    kube::InformerOptions node_options;
+    node_options.field_selector = "metadata.name=" + node_name;
+    node_informer = std::make_unique<kube::Informer>(
+        client.get(), kube::Resource::Nodes(), "", &node_info, node_options);
     events = std::make_unique<kube::EventQueue>(
         client.get(), std::string(contract::kNriPluginName));
     marker = std::make_unique<gcushare::assignment::AssignedMarker>(
@@ -162,8 +166,9 @@ int main(int argc, char** argv) {
   }
   plugin_ns::HostDeviceNodes nodes(dev_root == "/" ? "" : dev_root);
   plugin_ns::ContainerAdjuster adjuster(
-      &nodes, client.get(), node_info.get(), plugin_ns::AdjusterOptions{*unit},
-      pod_informer ? &pods : nullptr, marker.get(), events.get());
+      &nodes, client != nullptr ? &node_info : nullptr,
+      plugin_ns::AdjusterOptions{*unit}, client != nullptr ? &pods : nullptr,
+      marker.get(), events.get());
   plugin_ns::NriPlugin plugin(options, &adjuster, &clock);
 
   if (auto s = daemon.Confine(gcushare::NetworkSyscalls()); !s.ok()) {

@@ -72,7 +72,7 @@ class PluginTest : public ::testing::Test {
 
   std::string socket_;
   FakeDeviceNodes nodes_;
-  ContainerAdjuster adjuster_{&nodes_, nullptr, nullptr, {}};
+  ContainerAdjuster adjuster_{&nodes_, nullptr, {}};
   kube::RealClock clock_;
   kube::Cancellation cancel_;
   std::unique_ptr<NriPlugin> plugin_;
@@ -430,8 +430,7 @@ class PodCachePluginTest : public PluginTest {
     marker_->Start();
     events_.Start();
     adjuster_with_cache_ = std::make_unique<ContainerAdjuster>(
-        &nodes_, client_.get(), nullptr, AdjusterOptions{}, &pods_,
-        marker_.get(), &events_);
+        &nodes_, nullptr, AdjusterOptions{}, &pods_, marker_.get(), &events_);
   }
   void TearDown() override {
     StopPlugin();
@@ -510,6 +509,33 @@ TEST_F(PodCachePluginTest, UnknownPodFailsTheContainerClearly) {
             std::string::npos)
       << r.status();
   EXPECT_FALSE((*conn)->closed());
+}
+
+// The runtime's request deadline (ConfigureRequest.request_timeout, NRI
+// v0.7+) caps the pod wait at half of it: a pod the watch has not brought
+// is failed clearly before the runtime gives up on the call (and then
+// creates the container without its card), however long --pod-wait is.
+TEST_F(PluginTest, PodWaitIsCappedByTheRuntimesRequestTimeout) {
+  rt::RuntimeOptions options;
+  options.socket_path = socket_;
+  options.version = rt::NriVersion::kV0_8;
+  options.request_timeout = milliseconds(1000);
+  auto runtime = rt::NriRuntime::Listen(options);
+  ASSERT_TRUE(runtime.ok()) << runtime.status();
+  PodCache pods(seconds(60));  // --pod-wait far past the deadline.
+  ContainerAdjuster adjuster(&nodes_, nullptr, AdjusterOptions{}, &pods);
+  StartPlugin(milliseconds(5000), &adjuster);
+  auto conn = (*runtime)->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  api::PodSandbox pod = AssignedPod(4, 2);
+  auto r = (*conn)->CreateContainer(pod, rt::MakeContainer(pod, "main"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("not in the plugin's watch of this "
+                                      "node's pods after 500 ms"),
+            std::string::npos)
+      << r.status();
+  EXPECT_FALSE((*conn)->closed());
+  StopPlugin();
 }
 
 }  // namespace
