@@ -171,6 +171,16 @@ StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
   }
 
   *response.mutable_adjust() = BuildAdjustment(input, container);
+  for (uint32_t card : RemovedCardsStillAllowed(container, response.adjust())) {
+    std::lock_guard<std::mutex> lock(warned_mu_);
+    if (!warned_cards_.insert(card).second) continue;
+    spdlog::warn(
+        "{}: removed {} from the container, but its device-cgroup allow "
+        "rule stays (containerd removes no rule): a process with "
+        "CAP_MKNOD could still open that card; run the device plugin "
+        "with --devices-from-nri (logged once per card)",
+        who, CardDevicePath(card));
+  }
   spdlog::info("{}: cards {} ({}), unit {}", who,
                contract::JoinCardList(cards.cards),
                cards.shared ? "shared" : "whole", input.unit.ToString());

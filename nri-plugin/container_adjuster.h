@@ -34,6 +34,8 @@
 // for nothing get an empty response. After a card is handed out, a pod not
 // yet marked gcu-device-assigned=true (whole-card pods, node-status mode)
 // is queued on the AssignedMarker, which marks it in the background.
+// Removing a wrong card whose device-cgroup allow rule stays in the
+// container's spec (containerd keeps it) logs a warning, once per card.
 //
 // Ownership: borrows everything. Thread-safety: CreateContainer may run
 // concurrently.
@@ -42,6 +44,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <mutex>
+#include <set>
 
 #include "assignment/assigned_marker.h"
 #include "contract/memory_unit.h"
@@ -94,6 +98,9 @@ class ContainerAdjuster {
   PodCache* pods_;
   assignment::AssignedMarker* marker_;
   kube::EventQueue* events_;  // May be null.
+  std::mutex warned_mu_;
+  // Cards warned about as removed but still allowed. Guarded by warned_mu_.
+  std::set<uint32_t> warned_cards_;
   std::atomic<std::chrono::milliseconds> pod_wait_cap_{kDefaultRequestTimeout /
                                                        2};
 };

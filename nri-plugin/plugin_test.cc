@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <spdlog/spdlog.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -536,6 +538,86 @@ TEST_F(PluginTest, PodWaitIsCappedByTheRuntimesRequestTimeout) {
       << r.status();
   EXPECT_FALSE((*conn)->closed());
   StopPlugin();
+}
+
+// The device-cgroup rules of the resulting OCI spec, as containerd builds
+// it (the stand-in applies adjustments as containerd's NRI adaptation
+// does): {allow, type, major, minor, access} per rule.
+std::vector<std::string> Rules(const nlohmann::ordered_json& spec) {
+  std::vector<std::string> out;
+  for (const auto& r : spec["linux"]["resources"]["devices"]) {
+    std::string rule = r["allow"].get<bool>() ? "allow" : "deny";
+    rule += " " + r.value("type", std::string("a"));
+    rule += " " + (r.contains("major") ? std::to_string(r["major"].get<int>())
+                                       : std::string("*"));
+    rule += ":" + (r.contains("minor") ? std::to_string(r["minor"].get<int>())
+                                       : std::string("*"));
+    rule += " " + r["access"].get<std::string>();
+    out.push_back(rule);
+  }
+  return out;
+}
+
+std::vector<std::string> DevicePaths(const nlohmann::ordered_json& spec) {
+  std::vector<std::string> out;
+  for (const auto& d : spec["linux"]["devices"]) out.push_back(d["path"]);
+  return out;
+}
+
+// (a) The device plugin ran with --devices-from-nri: Allocate answered the
+// environment only, so the container arrives without a card, and NRI's
+// adjustment is the only device and the only allow rule.
+TEST_F(PluginTest, DevicesFromNriLeaveOnlyTheAssignedCardAllowed) {
+  auto runtime = Runtime();
+  StartPlugin();
+  auto conn = runtime->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  api::PodSandbox pod = AssignedPod(5, 3);
+  api::Container created = rt::MakeContainer(pod, "main");
+  auto r = (*conn)->CreateContainer(pod, created);
+  ASSERT_TRUE(r.ok()) << r.status();
+  auto spec = rt::ContainerSpecJson(rt::ApplyAdjustment(created, r->adjust()));
+  EXPECT_EQ(DevicePaths(spec), std::vector<std::string>{"/dev/gcu3"});
+  // FakeDeviceNodes: card N is c 238:N.
+  EXPECT_EQ(Rules(spec),
+            (std::vector<std::string>{"deny a *:* rwm", "allow c 238:3 rw"}));
+}
+
+// (b) Without --devices-from-nri, Allocate guessed the wrong pod among
+// identical ones and its DeviceSpec put /dev/gcu5 and an allow rule for
+// 238:5 in the spec. The plugin removes the node, but containerd removes
+// no rule and applies none from a plugin: the allow rule for 238:5 stays
+// (a process with CAP_MKNOD could open that card). The plugin warns, once
+// per card; --devices-from-nri (the chart's default beside the NRI plugin)
+// keeps the rule from being added at all, as (a) shows.
+TEST_F(PluginTest, RemovedWrongCardKeepsItsAllowRuleAndIsWarnedOnce) {
+  auto sink = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(256);
+  auto previous = spdlog::default_logger();
+  spdlog::set_default_logger(std::make_shared<spdlog::logger>("test", sink));
+  auto runtime = Runtime();
+  StartPlugin();
+  auto conn = runtime->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  for (int i : {6, 7}) {
+    api::PodSandbox pod = AssignedPod(i, 3);
+    api::Container created =
+        rt::MakeContainer(pod, "main", {rt::CharDevice("/dev/gcu5", 238, 5)});
+    auto r = (*conn)->CreateContainer(pod, created);
+    ASSERT_TRUE(r.ok()) << r.status();
+    auto spec =
+        rt::ContainerSpecJson(rt::ApplyAdjustment(created, r->adjust()));
+    EXPECT_EQ(DevicePaths(spec), std::vector<std::string>{"/dev/gcu3"});
+    EXPECT_EQ(Rules(spec),
+              (std::vector<std::string>{"deny a *:* rwm", "allow c 238:5 rwm",
+                                        "allow c 238:3 rw"}));
+  }
+  int warnings = 0;
+  for (const std::string& line : sink->last_formatted()) {
+    warnings += line.find("removed /dev/gcu5") != std::string::npos &&
+                line.find("allow rule stays") != std::string::npos;
+  }
+  spdlog::set_default_logger(previous);
+  EXPECT_EQ(warnings, 1);
 }
 
 }  // namespace
