@@ -252,6 +252,42 @@ TEST_F(PluginTest, GarbageMethodPayloadIsAnsweredNotFatal) {
   EXPECT_EQ(plugin_->registrations(), 1);
 }
 
+// `depth` nested groups of unknown field 100: protobuf keeps unknown groups,
+// so only the nesting bound rejects them.
+std::string NestedGroups(int depth) {
+  std::string out;
+  for (int i = 0; i < depth; ++i) out += "\xa3\x06";  // Start group 100.
+  for (int i = 0; i < depth; ++i) out += "\xa4\x06";  // End group 100.
+  return out;
+}
+
+TEST_F(PluginTest, DeepOrHugeMessagesAreAnsweredNotFatal) {
+  auto runtime = Runtime();
+  StartPlugin();
+  auto conn = runtime->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  // Deeper than the plugin's bound (within protobuf's own).
+  auto deep = (*conn)->CallRaw("CreateContainer", NestedGroups(40));
+  EXPECT_EQ(deep.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(deep.status().message().find("nested deeper than 32 levels"),
+            std::string::npos)
+      << deep.status();
+  // Far deeper, and big (800 KB).
+  auto deeper = (*conn)->CallRaw("CreateContainer", NestedGroups(200000));
+  EXPECT_EQ(deeper.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(deeper.status().message().find("does not parse"), std::string::npos)
+      << deeper.status();
+  // Huge but within the 4 MiB frame: a 3 MiB environment is answered.
+  api::PodSandbox pod = AssignedPod(1, 1);
+  api::Container big = rt::MakeContainer(pod, "main");
+  big.add_env("BIG=" + std::string(3 << 20, 'x'));
+  auto r = (*conn)->CreateContainer(pod, big);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->adjust().linux().devices(0).path(), "/dev/gcu1");
+  EXPECT_FALSE((*conn)->closed());
+  EXPECT_EQ(plugin_->registrations(), 1);
+}
+
 struct BadInput {
   const char* name;
   uint32_t conn;
@@ -265,12 +301,16 @@ TEST_F(PluginTest, BadFramesDropTheConnectionAndThePluginComesBack) {
       *ttrpc::EncodeFrame(1001, ttrpc::FrameType::kRequest, 0, "\xff\xff\xff");
   std::string not_a_request =
       *ttrpc::EncodeFrame(1001, ttrpc::FrameType::kResponse, 0, "");
+  std::string deep_envelope = *ttrpc::EncodeFrame(
+      1001, ttrpc::FrameType::kRequest, 0, NestedGroups(40));
   std::vector<BadInput> inputs = {
       {"length over the maximum", mux::kPluginServiceConn, oversized},
       {"unknown connection id", 9, "hello"},
       {"garbage protobuf", mux::kPluginServiceConn, garbage},
       {"response frame sent to the server", mux::kPluginServiceConn,
        not_a_request},
+      {"request envelope nested too deep", mux::kPluginServiceConn,
+       deep_envelope},
   };
   auto runtime = Runtime();
   StartPlugin();
