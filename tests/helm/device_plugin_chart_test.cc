@@ -156,13 +156,13 @@ TEST_F(DevicePluginChartTest, RbacIsLeastPrivilege) {
                          {"/events", {"create"}}}));
   YAML::Node nri = FindObject(objects, "ClusterRole", "gcushare-nri-plugin");
   ASSERT_TRUE(nri.IsMap());
-  // pods: list/watch (its PodCache of this node's pods), get (no cache:
-  // no --node-name), patch (AssignedMarker); nodes: list/watch (its own
-  // node's GCU layout, NodeInfoCache), get (without the watch);
-  // events: create (EventQueue, GCUNotRequested).
+  // pods: list/watch (its PodCache of this node's pods), patch
+  // (AssignedMarker); nodes: list/watch (its own node's GCU layout,
+  // NodeInfoCache); events: create (EventQueue, GCUNotRequested). No get:
+  // the plugin reads nothing from the API server but through its watches.
   EXPECT_EQ(RolePermissions(nri),
-            (Permissions{{"/pods", {"get", "list", "watch", "patch"}},
-                         {"/nodes", {"get", "list", "watch"}},
+            (Permissions{{"/pods", {"list", "watch", "patch"}},
+                         {"/nodes", {"list", "watch"}},
                          {"/events", {"create"}}}));
 
   const std::string ns = kTestNamespace;
