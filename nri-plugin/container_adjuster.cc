@@ -173,7 +173,9 @@ StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
   *response.mutable_adjust() = BuildAdjustment(input, container);
   for (uint32_t card : RemovedCardsStillAllowed(container, response.adjust())) {
     std::lock_guard<std::mutex> lock(warned_mu_);
-    if (!warned_cards_.insert(card).second) continue;
+    if (warned_cards_.count(card) > 0) continue;
+    // Bounded: past kMaxWarnedCards indices every removal is logged.
+    if (warned_cards_.size() < kMaxWarnedCards) warned_cards_.insert(card);
     spdlog::warn(
         "{}: removed {} from the container, but its device-cgroup allow "
         "rule stays (containerd removes no rule): a process with "

@@ -101,6 +101,7 @@ class ContainerAdjuster {
   std::mutex warned_mu_;
   // Cards warned about as removed but still allowed. Guarded by warned_mu_.
   std::set<uint32_t> warned_cards_;
+  static constexpr size_t kMaxWarnedCards = 1024;
   std::atomic<std::chrono::milliseconds> pod_wait_cap_{kDefaultRequestTimeout /
                                                        2};
 };
