@@ -4,24 +4,25 @@
 // and by the NRI plugin (CreateContainer must never wait on the API
 // server).
 //
-// A mark is retried with backoff until the patch succeeds, the pod is gone
-// (404) or was re-created (the uid precondition answers 409), or Stop().
+// Marks run on a kube::BackgroundQueue keyed by pod uid: one mark per pod
+// (however many of its containers are created), a bounded number pending
+// (more are dropped and logged), and a mark that fails is retried with
+// backoff in rounds, so one pod whose patch keeps failing never holds up
+// the others. A mark ends when the patch succeeds, the pod is gone (404)
+// or was re-created (the uid precondition answers 409), or at Stop().
 // Marks pending at Stop() are lost (the other component marks the pod as
 // well when it hands out the card).
 //
-// Ownership: borrows the client and the clock. Thread-safety: Mark() and
-// pending() from any thread; Start()/Stop() from one.
+// Ownership: borrows the client and the clock. Thread-safety: Mark(),
+// pending() and WaitIdle() from any thread; Start()/Stop() from one.
 #ifndef GCUSHARE_ASSIGNMENT_ASSIGNED_MARKER_H_
 #define GCUSHARE_ASSIGNMENT_ASSIGNED_MARKER_H_
 
-#include <condition_variable>
-#include <deque>
-#include <mutex>
+#include <chrono>
 #include <string>
-#include <thread>
 
+#include "kube/background_queue.h"
 #include "kube/backoff.h"
-#include "kube/cancellation.h"
 #include "kube/clock.h"
 #include "kube/kube_client.h"
 #include "status/status.h"
@@ -31,8 +32,7 @@ namespace gcushare::assignment {
 class AssignedMarker {
  public:
   AssignedMarker(kube::KubeClient* client, kube::Clock* clock,
-                 kube::BackoffOptions backoff);
-  ~AssignedMarker();  // Stop()s.
+                 kube::BackoffOptions backoff, size_t capacity = 10000);
   AssignedMarker(const AssignedMarker&) = delete;
   AssignedMarker& operator=(const AssignedMarker&) = delete;
 
@@ -40,31 +40,21 @@ class AssignedMarker {
   static Status Patch(kube::KubeClient* client, const std::string& ns,
                       const std::string& name, const std::string& uid);
 
-  void Start();
-  void Stop();
-  // Queues the mark of pod ns/name with `uid`.
+  void Start() { queue_.Start(); }
+  void Stop() { queue_.Stop(); }
+  // Queues the mark of pod ns/name with `uid`, unless that pod's mark is
+  // pending or done already.
   void Mark(std::string ns, std::string name, std::string uid);
   // Marks queued or being retried.
-  size_t pending() const;
+  size_t pending() const { return queue_.pending(); }
+  // Waits until no mark is pending; false after `timeout`.
+  bool WaitIdle(std::chrono::milliseconds timeout) {
+    return queue_.WaitIdle(timeout);
+  }
 
  private:
-  struct Pending {
-    std::string ns;
-    std::string name;
-    std::string uid;
-  };
-  void Run();
-
   kube::KubeClient* const client_;
-  kube::Clock* const clock_;
-  const kube::BackoffOptions backoff_;
-  kube::Cancellation cancel_;
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<Pending> queue_;  // Guarded by mu_.
-  size_t in_flight_ = 0;       // Guarded by mu_.
-  bool stop_ = false;          // Guarded by mu_.
-  std::thread thread_;
+  kube::BackgroundQueue queue_;  // Stopped (first) on destruction.
 };
 
 }  // namespace gcushare::assignment

@@ -64,4 +64,32 @@ api::ContainerAdjustment BuildAdjustment(const AdjustmentInput& input,
   return adjust;
 }
 
+std::vector<uint32_t> RemovedCardsStillAllowed(
+    const api::Container& container, const api::ContainerAdjustment& adjust) {
+  std::vector<uint32_t> out;
+  for (const api::LinuxDevice& removal : adjust.linux().devices()) {
+    if (removal.path().empty() || removal.path()[0] != '-') continue;
+    const std::string path = removal.path().substr(1);
+    std::optional<uint32_t> index = CardIndexOfPath(path);
+    if (!index.has_value()) continue;
+    for (const api::LinuxDevice& d : container.linux().devices()) {
+      if (d.path() != path) continue;
+      bool allowed = false;
+      for (const api::LinuxDeviceCgroup& rule :
+           container.linux().resources().devices()) {
+        // Later rules win; the last one that matches decides.
+        const bool type = rule.type().empty() || rule.type() == "a" ||
+                          rule.type() == d.type();
+        const bool major =
+            !rule.has_major() || rule.major().value() == d.major();
+        const bool minor =
+            !rule.has_minor() || rule.minor().value() == d.minor();
+        if (type && major && minor) allowed = rule.allow();
+      }
+      if (allowed) out.push_back(*index);
+    }
+  }
+  return out;
+}
+
 }  // namespace gcushare::nri

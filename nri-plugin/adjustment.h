@@ -44,6 +44,15 @@ struct AdjustmentInput {
 api::ContainerAdjustment BuildAdjustment(const AdjustmentInput& input,
                                          const api::Container& container);
 
+// The cards `adjust` removes from `container` whose major:minor a
+// device-cgroup allow rule of the container still covers (a rule naming it,
+// or a wildcard). containerd removes only the device node, never a rule,
+// and applies no rules from a plugin: such a card stays openable through
+// mknod (the device plugin's --devices-from-nri keeps these rules from
+// being added).
+std::vector<uint32_t> RemovedCardsStillAllowed(
+    const api::Container& container, const api::ContainerAdjustment& adjust);
+
 }  // namespace gcushare::nri
 
 #endif  // GCUSHARE_NRI_PLUGIN_ADJUSTMENT_H_

@@ -27,6 +27,7 @@ using ::gcushare::testing::MakeTempDir;
 using ::gcushare::testing::ReadFileOrEmpty;
 using ::gcushare::testing::RunfilePath;
 using ::gcushare::testing::RunProcess;
+using ::gcushare::testing::WriteFileOrDie;
 using std::chrono::seconds;
 
 std::string Binary() { return RunfilePath("nri-plugin/gcushare-nri-plugin"); }
@@ -67,6 +68,40 @@ TEST(NriPluginBinaryTest, BadFlags) {
   ASSERT_TRUE(unit.ok());
   EXPECT_EQ(unit->exit_code, 1);
   EXPECT_NE(unit->err.find("--memory-unit"), std::string::npos) << unit->err;
+}
+
+// With API server access the node's name is required: without it there is
+// no watch of the node's pods, and a card would go to anyone whose
+// annotations name one.
+TEST(NriPluginBinaryTest, ApiAccessWithoutNodeNameRefusesToStart) {
+  std::string dir = MakeTempDir();
+  WriteFileOrDie(dir + "/kubeconfig",
+                 "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n"
+                 "  cluster:\n    server: http://127.0.0.1:1\ncontexts:\n"
+                 "- name: x\n  context:\n    cluster: c\n"
+                 "current-context: x\n");
+  auto r = RunProcess(
+      {"/usr/bin/env", "-u", "NODE_NAME", Binary(),
+       "--kubeconfig=" + dir + "/kubeconfig",
+       "--nri-socket=" + dir + "/nri.sock", "--log-dir=" + dir + "/logs"},
+      "", seconds(30));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->exit_code, 1) << r->err;
+  EXPECT_NE(r->err.find("--node-name"), std::string::npos) << r->err;
+}
+
+// In a cluster ($KUBERNETES_SERVICE_HOST set) without a readable service
+// account the plugin refuses to start instead of trusting annotations.
+TEST(NriPluginBinaryTest, InClusterWithoutServiceAccountRefusesToStart) {
+  std::string dir = MakeTempDir();
+  auto r = RunProcess(
+      {"/usr/bin/env", "KUBERNETES_SERVICE_HOST=127.0.0.1",
+       "KUBERNETES_SERVICE_PORT=1", Binary(), "--node-name=n1",
+       "--nri-socket=" + dir + "/nri.sock", "--log-dir=" + dir + "/logs"},
+      "", seconds(30));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->exit_code, 1) << r->err;
+  EXPECT_NE(r->err.find("service account token"), std::string::npos) << r->err;
 }
 
 TEST(NriPluginBinaryTest, AdjustsContainersAndStopsOnSigterm) {

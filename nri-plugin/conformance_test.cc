@@ -345,7 +345,7 @@ TEST(ConformanceTest, ReplayedRuntimeGetsFrameForFrameAnswers) {
 
   FakeDeviceNodes nodes;
   nodes.Add("/dev/gcu1", {"c", 1, 3, 0666});  // /dev/null, as captured.
-  ContainerAdjuster adjuster(&nodes, nullptr, nullptr, {});
+  ContainerAdjuster adjuster(&nodes, nullptr, {});
   kube::RealClock clock;
   PluginOptions options;
   options.session.socket_path = socket;

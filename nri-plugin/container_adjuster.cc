@@ -5,7 +5,6 @@
 #include "contract/annotations.h"
 #include "contract/names.h"
 #include "contract/pod_request.h"
-#include "kube/resource.h"
 #include "nri-plugin/adjustment.h"
 #include "nri-plugin/card_request.h"
 
@@ -37,41 +36,36 @@ bool AsksForGcu(const nlohmann::json& pod, const std::string& container) {
 }  // namespace
 
 ContainerAdjuster::ContainerAdjuster(DeviceNodes* nodes,
-                                     kube::KubeClient* client,
                                      NodeInfoCache* node_info,
                                      AdjusterOptions options, PodCache* pods,
                                      assignment::AssignedMarker* marker,
                                      kube::EventQueue* events)
     : nodes_(nodes),
-      client_(client),
       node_info_(node_info),
       options_(options),
       pods_(pods),
       marker_(marker),
       events_(events) {}
 
+void ContainerAdjuster::SetRequestTimeout(std::chrono::milliseconds timeout) {
+  if (timeout <= std::chrono::milliseconds::zero()) {
+    timeout = kDefaultRequestTimeout;
+  }
+  pod_wait_cap_ = timeout / 2;
+}
+
 StatusOr<nlohmann::json> ContainerAdjuster::ReadPod(
     const api::PodSandbox& pod) {
   if (pods_ != nullptr) {
-    GCUSHARE_ASSIGN_OR_RETURN(PodCache::PodPtr cached,
-                              pods_->Find(pod.uid(), PodName(pod)));
+    GCUSHARE_ASSIGN_OR_RETURN(
+        PodCache::PodPtr cached,
+        pods_->Find(pod.uid(), PodName(pod), pod_wait_cap_.load()));
     return *cached;
   }
-  if (client_ == nullptr) {
-    return FailedPreconditionError(
-        "pod " + PodName(pod) +
-        ": the pod spec is needed and there is no API server access "
-        "(--kubeconfig or in-cluster config)");
-  }
-  StatusOr<nlohmann::json> object =
-      client_->Get(kube::Resource::Pods(), pod.namespace_(), pod.name());
-  if (!object.ok()) return object.status().WithContext("pod " + PodName(pod));
-  const nlohmann::json uid = (*object)["metadata"].value("uid", "");
-  if (!pod.uid().empty() && uid != pod.uid()) {
-    return NotFoundError("pod " + PodName(pod) + " with uid " + pod.uid() +
-                         " is gone from the API server");
-  }
-  return object;
+  return FailedPreconditionError(
+      "pod " + PodName(pod) +
+      ": the pod spec is needed and there is no API server access "
+      "(--kubeconfig or in-cluster config)");
 }
 
 StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
@@ -84,7 +78,7 @@ StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
 
   std::optional<nlohmann::json> pod_object;
   nlohmann::json annotations = AnnotationsJson(pod.annotations());
-  if (pod.annotations().empty() && (client_ != nullptr || pods_ != nullptr)) {
+  if (pod.annotations().empty() && pods_ != nullptr) {
     GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json object, ReadPod(pod));
     pod_object = std::move(object);
     annotations = (*pod_object)["metadata"].value("annotations",
@@ -177,36 +171,37 @@ StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
   }
 
   *response.mutable_adjust() = BuildAdjustment(input, container);
+  for (uint32_t card : RemovedCardsStillAllowed(container, response.adjust())) {
+    std::lock_guard<std::mutex> lock(warned_mu_);
+    if (warned_cards_.count(card) > 0) continue;
+    // Bounded: past kMaxWarnedCards indices every removal is logged.
+    if (warned_cards_.size() < kMaxWarnedCards) warned_cards_.insert(card);
+    spdlog::warn(
+        "{}: removed {} from the container, but its device-cgroup allow "
+        "rule stays (containerd removes no rule): a process with "
+        "CAP_MKNOD could still open that card; run the device plugin "
+        "with --devices-from-nri (logged once per card)",
+        who, CardDevicePath(card));
+  }
   spdlog::info("{}: cards {} ({}), unit {}", who,
                contract::JoinCardList(cards.cards),
                cards.shared ? "shared" : "whole", input.unit.ToString());
-  MarkAssigned(pod, annotations, who);
+  MarkAssigned(pod, annotations);
   return response;
 }
 
 void ContainerAdjuster::MarkAssigned(const api::PodSandbox& pod,
-                                     const nlohmann::json& annotations,
-                                     const std::string& who) {
+                                     const nlohmann::json& annotations) {
   const std::string key(contract::kPodAssigned);
   if (annotations.is_object() && annotations.contains(key) &&
       annotations[key] == "true") {
     return;  // The device plugin (or an earlier container) said so.
   }
   if (marker_ != nullptr) {
-    // Never on this path: the API server may be slow or gone.
+    // Whole-card pods never pass through Allocate, and node-status mode
+    // skips it for shared pods: the card is handed out here (DESIGN.md).
+    // Marked in the background: the API server may be slow or gone.
     marker_->Mark(pod.namespace_(), pod.name(), pod.uid());
-    return;
-  }
-  if (client_ == nullptr) return;
-  // Whole-card pods never pass through Allocate, and node-status mode skips
-  // it for shared pods: the card is handed out here (DESIGN.md).
-  nlohmann::json patch = {{"metadata", {{"annotations", {{key, "true"}}}}}};
-  auto patched = client_->Patch(kube::Resource::Pods(), pod.namespace_(),
-                                pod.name(), kube::PatchType::kMerge, patch, "");
-  if (!patched.ok()) {
-    // The container still gets its card; only the bookkeeping lags.
-    spdlog::warn("{}: could not mark the pod {}=true: {}", who, key,
-                 patched.status().ToString());
   }
 }
 

@@ -4,16 +4,21 @@
 // and the pod object when needed) and builds the adjustment
 // (adjustment.h).
 //
+// It holds no API client: it sees only caches (the PodCache and the
+// NodeInfoCache, both fed by watches) and background queues (the
+// AssignedMarker, the EventQueue), so no path of CreateContainer can wait
+// on the API server (containerd creates the container UNADJUSTED when a
+// plugin misses its deadline).
+//
 // Where facts come from, in order:
 //   - assignment: the PodSandbox's annotations (containerd passes the pod's
 //     annotations); only when the sandbox carries no annotations at all is
 //     the pod object used;
-//   - the pod object: from the PodCache (a watch of this node's pods) when
-//     there is one, never from the API server on this path: containerd
-//     creates the container unadjusted when a plugin misses its deadline.
-//     With a PodCache, a card goes only to a container whose spec asks for
-//     enflame.com/gcu-memory or enflame.com/gcu-count; annotations alone
-//     (anyone can set them) get nothing, and a warning says why;
+//   - the pod object: from the PodCache. With a PodCache, a card goes only
+//     to a container whose spec asks for enflame.com/gcu-memory or
+//     enflame.com/gcu-count; annotations alone (anyone can set them) get
+//     nothing, and a warning says why. Without one (no API access), the
+//     annotations are trusted and a pod spec that is needed is an error;
 //   - a shared container's own limit: the annotations when it is the pod's
 //     only GCU container, else the pod spec;
 //   - memory unit: the pod annotation enflame.com/gcu-memory-unit, else the
@@ -24,21 +29,27 @@
 // Failure (the runtime then fails this container's creation, and kubelet
 // retries): a missing host device node (kNotFound: a container never runs
 // without its card), malformed annotations (kInvalidArgument), a pod spec
-// needed but not in the PodCache after its bounded wait (kNotFound).
-// Containers that asked for nothing get an empty response. After a card is
-// handed out, a pod not yet marked gcu-device-assigned=true (whole-card
-// pods, node-status mode) is marked so in the background (AssignedMarker),
-// or synchronously (best effort) without one.
+// needed but not in the PodCache after its bounded wait (kNotFound), or
+// needed without a PodCache (kFailedPrecondition). Containers that asked
+// for nothing get an empty response. After a card is handed out, a pod not
+// yet marked gcu-device-assigned=true (whole-card pods, node-status mode)
+// is queued on the AssignedMarker, which marks it in the background.
+// Removing a wrong card whose device-cgroup allow rule stays in the
+// container's spec (containerd keeps it) logs a warning, once per card.
 //
 // Ownership: borrows everything. Thread-safety: CreateContainer may run
 // concurrently.
 #ifndef GCUSHARE_NRI_PLUGIN_CONTAINER_ADJUSTER_H_
 #define GCUSHARE_NRI_PLUGIN_CONTAINER_ADJUSTER_H_
 
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <set>
+
 #include "assignment/assigned_marker.h"
 #include "contract/memory_unit.h"
 #include "kube/event_queue.h"
-#include "kube/kube_client.h"
 #include "nri-plugin/api/api.pb.h"
 #include "nri-plugin/device_nodes.h"
 #include "nri-plugin/node_info.h"
@@ -49,38 +60,50 @@ namespace gcushare::nri {
 
 namespace api = ::nri::pkg::api::v1alpha1;
 
+// What containerd gives a plugin per request when it does not say.
+inline constexpr std::chrono::milliseconds kDefaultRequestTimeout{2000};
+
 struct AdjusterOptions {
   contract::MemoryUnit default_unit;  // --memory-unit
 };
 
 class ContainerAdjuster {
  public:
-  // `client` and `node_info` may be null: no API server access. `pods`
-  // (may be null: the pod is then read from `client`, and annotations are
-  // trusted) and `marker` (may be null) keep the API server off this path.
-  ContainerAdjuster(DeviceNodes* nodes, kube::KubeClient* client,
-                    NodeInfoCache* node_info, AdjusterOptions options,
-                    PodCache* pods = nullptr,
+  // Everything but `nodes` may be null (no API server access): then the
+  // annotations are trusted and nothing is marked or recorded.
+  ContainerAdjuster(DeviceNodes* nodes, NodeInfoCache* node_info,
+                    AdjusterOptions options, PodCache* pods = nullptr,
                     assignment::AssignedMarker* marker = nullptr,
                     kube::EventQueue* events = nullptr);
 
   StatusOr<api::CreateContainerResponse> CreateContainer(
       const api::CreateContainerRequest& request);
 
+  // The runtime's per-request deadline, from its ConfigureRequest (0: not
+  // sent, as containerd 1.7 does: 2 s assumed). A pod not yet cached is
+  // waited for at most half of it, leaving the other half for the answer.
+  void SetRequestTimeout(std::chrono::milliseconds timeout);
+  std::chrono::milliseconds pod_wait_cap() const { return pod_wait_cap_; }
+
  private:
   StatusOr<nlohmann::json> ReadPod(const api::PodSandbox& pod);
-  // Best effort: patches gcu-device-assigned=true on the pod when its
-  // annotations do not say so yet; a failure is logged, not returned.
+  // Queues the mark gcu-device-assigned=true when the pod's annotations do
+  // not say so yet.
   void MarkAssigned(const api::PodSandbox& pod,
-                    const nlohmann::json& annotations, const std::string& who);
+                    const nlohmann::json& annotations);
 
   DeviceNodes* nodes_;
-  kube::KubeClient* client_;
   NodeInfoCache* node_info_;
   AdjusterOptions options_;
   PodCache* pods_;
   assignment::AssignedMarker* marker_;
   kube::EventQueue* events_;  // May be null.
+  std::mutex warned_mu_;
+  // Cards warned about as removed but still allowed. Guarded by warned_mu_.
+  std::set<uint32_t> warned_cards_;
+  static constexpr size_t kMaxWarnedCards = 1024;
+  std::atomic<std::chrono::milliseconds> pod_wait_cap_{kDefaultRequestTimeout /
+                                                       2};
 };
 
 }  // namespace gcushare::nri

@@ -4,7 +4,7 @@
 
 #include <map>
 
-#include "kube/fake_clock.h"
+#include "kube/clock.h"
 #include "kube/fake_kube_client.h"
 #include "nri-plugin/fake_device_nodes.h"
 
@@ -37,12 +37,10 @@ class ContainerAdjusterTest : public ::testing::Test {
  protected:
   void SetUp() override { nodes_.AddCards(4); }
   FakeDeviceNodes nodes_;
-  kube::FakeKubeClient kube_;
-  kube::FakeClock clock_;
 };
 
 TEST_F(ContainerAdjusterTest, AnnotationsAloneWithFlagUnit) {
-  ContainerAdjuster adjuster(&nodes_, nullptr, nullptr,
+  ContainerAdjuster adjuster(&nodes_, nullptr,
                              {*contract::MemoryUnit::Parse("0.1")});
   auto r = adjuster.CreateContainer(
       Request({{"enflame.com/gcu-device-id", "1"},
@@ -59,7 +57,7 @@ TEST_F(ContainerAdjusterTest, AnnotationsAloneWithFlagUnit) {
 }
 
 TEST_F(ContainerAdjusterTest, NothingAskedNothingChanged) {
-  ContainerAdjuster adjuster(&nodes_, nullptr, nullptr, {});
+  ContainerAdjuster adjuster(&nodes_, nullptr, {});
   auto r = adjuster.CreateContainer(Request({{"other", "x"}}));
   ASSERT_TRUE(r.ok());
   EXPECT_FALSE(r->has_adjust());
@@ -68,7 +66,7 @@ TEST_F(ContainerAdjusterTest, NothingAskedNothingChanged) {
 
 TEST_F(ContainerAdjusterTest, MissingDeviceNodeFailsTheContainer) {
   nodes_.Remove("/dev/gcu3");
-  ContainerAdjuster adjuster(&nodes_, nullptr, nullptr, {});
+  ContainerAdjuster adjuster(&nodes_, nullptr, {});
   auto r =
       adjuster.CreateContainer(Request({{"enflame.com/gcu-device-id", "3"}}));
   EXPECT_EQ(r.status().code(), StatusCode::kNotFound);
@@ -78,38 +76,30 @@ TEST_F(ContainerAdjusterTest, MissingDeviceNodeFailsTheContainer) {
 }
 
 TEST_F(ContainerAdjusterTest, NodeAnnotationsGiveUnitAndCardSize) {
-  ASSERT_TRUE(kube_
-                  .Seed(kube::Resource::Nodes(),
-                        {{"metadata",
-                          {{"name", "n1"},
-                           {"annotations",
-                            {{"enflame.com/gcu-memory-unit", "0.01"},
-                             {"enflame.com/gcu-devices",
-                              R"([{"index":2,"uuid":"u","memory":1600}])"}}}}}})
-                  .ok());
-  NodeInfoCache info(&kube_, "n1", &clock_);
-  ContainerAdjuster adjuster(&nodes_, &kube_, &info, {});
-  auto r = adjuster.CreateContainer(
-      Request({{"enflame.com/gcu-device-id", "2"},
-               {"enflame.com/gcu-device-memory-request", "400"}}));
+  NodeInfoCache info("n1");
+  ContainerAdjuster adjuster(&nodes_, &info, {});
+  auto request = Request({{"enflame.com/gcu-device-id", "2"},
+                          {"enflame.com/gcu-device-memory-request", "400"}});
+  // Before the watch brought the node: the flags.
+  auto before = adjuster.CreateContainer(request);
+  ASSERT_TRUE(before.ok()) << before.status();
+  EXPECT_EQ(Env(*before)["GCUSHARE_MEMORY_UNIT"], "1");
+  info.OnAdd({{"metadata",
+               {{"name", "n1"},
+                {"annotations",
+                 {{"enflame.com/gcu-memory-unit", "0.01"},
+                  {"enflame.com/gcu-devices",
+                   R"([{"index":2,"uuid":"u","memory":1600}])"}}}}}});
+  auto r = adjuster.CreateContainer(request);
   ASSERT_TRUE(r.ok()) << r.status();
   auto env = Env(*r);
   EXPECT_EQ(env["GCUSHARE_MEMORY_UNIT"], "0.01");
   EXPECT_EQ(env["GCUSHARE_MEMORY_LIMIT_MB"], "4096");
   EXPECT_EQ(env["GCUSHARE_MEMORY_TOTAL_MB"], "16384");
-  // Cached: a second container does not read the node again.
-  ASSERT_TRUE(adjuster
-                  .CreateContainer(Request(
-                      {{"enflame.com/gcu-device-id", "2"},
-                       {"enflame.com/gcu-device-memory-request", "400"}}))
-                  .ok());
-  int gets = 0;
-  for (const std::string& a : kube_.actions()) gets += a.rfind("get", 0) == 0;
-  EXPECT_EQ(gets, 1);
 }
 
 TEST_F(ContainerAdjusterTest, PodUnitAnnotationWins) {
-  ContainerAdjuster adjuster(&nodes_, nullptr, nullptr, {});
+  ContainerAdjuster adjuster(&nodes_, nullptr, {});
   auto r = adjuster.CreateContainer(
       Request({{"enflame.com/gcu-device-id", "0"},
                {"enflame.com/gcu-memory-unit", "0.1"},
@@ -118,22 +108,25 @@ TEST_F(ContainerAdjusterTest, PodUnitAnnotationWins) {
   EXPECT_EQ(Env(*r)["GCUSHARE_MEMORY_LIMIT_MB"], "512");
 }
 
-TEST_F(ContainerAdjusterTest, PodWithoutAnnotationsIsReadFromTheApi) {
-  auto seeded =
-      kube_.Seed(kube::Resource::Pods(),
-                 {{"metadata",
-                   {{"name", "p"},
-                    {"namespace", "default"},
-                    {"annotations", {{"enflame.com/gcu-device-id", "1"}}}}},
-                  {"spec",
-                   {{"containers",
-                     {{{"name", "main"},
-                       {"resources",
-                        {{"limits", {{"enflame.com/gcu-count", "1"}}}}}}}}}}});
-  ASSERT_TRUE(seeded.ok());
-  ContainerAdjuster adjuster(&nodes_, &kube_, nullptr, {});
+// A pod of the watch: `uid`, annotations, containers with their limits.
+json CachedPod(const std::string& uid, json annotations, json containers) {
+  return {
+      {"metadata",
+       {{"name", "p"},
+        {"namespace", "default"},
+        {"uid", uid},
+        {"annotations", std::move(annotations)}}},
+      {"spec", {{"nodeName", "n1"}, {"containers", std::move(containers)}}}};
+}
+
+TEST_F(ContainerAdjusterTest, PodWithoutAnnotationsIsReadFromTheCache) {
+  PodCache pods(std::chrono::milliseconds(0));
+  pods.OnAdd(CachedPod(
+      "uid-1", {{"enflame.com/gcu-device-id", "1"}},
+      {{{"name", "main"},
+        {"resources", {{"limits", {{"enflame.com/gcu-count", "1"}}}}}}}));
+  ContainerAdjuster adjuster(&nodes_, nullptr, {}, &pods);
   api::CreateContainerRequest request = Request({});
-  request.mutable_pod()->set_uid((*seeded)["metadata"]["uid"]);
   auto r = adjuster.CreateContainer(request);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(Env(*r)["ENFLAME_VISIBLE_DEVICES"], "1");
@@ -144,60 +137,74 @@ TEST_F(ContainerAdjusterTest, PodWithoutAnnotationsIsReadFromTheApi) {
             StatusCode::kNotFound);
 }
 
-TEST_F(ContainerAdjusterTest, MarksThePodAssignedWhenAllocateDidNot) {
-  // A whole-card pod: kubelet never called Allocate, so the annotation still
-  // says "false" until the card is handed out here.
-  const std::map<std::string, std::string> annotations = {
-      {"enflame.com/gcu-device-id", "2,3"},
-      {"enflame.com/gcu-device-assigned", "false"}};
-  json pod = {{"metadata", {{"name", "p"}, {"namespace", "default"}}}};
-  for (const auto& [k, v] : annotations) {
-    pod["metadata"]["annotations"][k] = v;
-  }
-  ASSERT_TRUE(kube_.Seed(kube::Resource::Pods(), pod).ok());
-  ContainerAdjuster adjuster(&nodes_, &kube_, nullptr, {});
-  ASSERT_TRUE(adjuster.CreateContainer(Request(annotations)).ok());
-  auto after = kube_.Get(kube::Resource::Pods(), "default", "p");
-  ASSERT_TRUE(after.ok());
-  EXPECT_EQ(
-      (*after)["metadata"]["annotations"]["enflame.com/gcu-device-assigned"],
-      "true");
-
-  // Already "true": nothing is patched (the pod is gone, so a patch would
-  // have failed loudly in the log; the container is created either way).
-  ASSERT_TRUE(kube_.Delete(kube::Resource::Pods(), "default", "p", {}).ok());
-  auto assigned = annotations;
-  assigned["enflame.com/gcu-device-assigned"] = "true";
-  EXPECT_TRUE(adjuster.CreateContainer(Request(assigned)).ok());
-  // A failed patch does not fail the container.
-  EXPECT_TRUE(adjuster.CreateContainer(Request(annotations)).ok());
-}
-
 TEST_F(ContainerAdjusterTest, SplitBetweenContainersComesFromTheSpec) {
   std::map<std::string, std::string> a = {
       {"enflame.com/gcu-device-id", "0"},
       {"enflame.com/gcu-device-memory-request", "6"},
       {"enflame.com/gcu-container-devices", R"({"a":[0],"b":[0]})"}};
   // Without API access this cannot be decided: the container fails.
-  ContainerAdjuster offline(&nodes_, nullptr, nullptr, {});
+  ContainerAdjuster offline(&nodes_, nullptr, {});
   EXPECT_EQ(offline.CreateContainer(Request(a, "b")).status().code(),
             StatusCode::kFailedPrecondition);
   json limits_a = {{"limits", {{"enflame.com/gcu-memory", "2"}}}};
   json limits_b = {{"limits", {{"enflame.com/gcu-memory", "4"}}}};
-  auto seeded =
-      kube_.Seed(kube::Resource::Pods(),
-                 {{"metadata", {{"name", "p"}, {"namespace", "default"}}},
-                  {"spec",
-                   {{"containers",
-                     {{{"name", "a"}, {"resources", limits_a}},
-                      {{"name", "b"}, {"resources", limits_b}}}}}}});
-  ASSERT_TRUE(seeded.ok());
-  ContainerAdjuster online(&nodes_, &kube_, nullptr, {});
-  api::CreateContainerRequest request = Request(a, "b");
-  request.mutable_pod()->set_uid((*seeded)["metadata"]["uid"]);
-  auto r = online.CreateContainer(request);
+  PodCache pods(std::chrono::milliseconds(0));
+  pods.OnAdd(CachedPod("uid-1", json(a),
+                       {{{"name", "a"}, {"resources", limits_a}},
+                        {{"name", "b"}, {"resources", limits_b}}}));
+  ContainerAdjuster online(&nodes_, nullptr, {}, &pods);
+  auto r = online.CreateContainer(Request(a, "b"));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(Env(*r)["GCUSHARE_MEMORY_LIMIT_MB"], "4096");
+}
+
+TEST_F(ContainerAdjusterTest, MarksThePodAssignedWhenAllocateDidNot) {
+  // A whole-card pod: kubelet never called Allocate, so the annotation still
+  // says "false" until the card is handed out here.
+  const std::map<std::string, std::string> annotations = {
+      {"enflame.com/gcu-device-id", "2,3"},
+      {"enflame.com/gcu-device-assigned", "false"}};
+  kube::FakeKubeClient kube;
+  json pod = {{"metadata", {{"name", "p"}, {"namespace", "default"}}}};
+  for (const auto& [k, v] : annotations) {
+    pod["metadata"]["annotations"][k] = v;
+  }
+  ASSERT_TRUE(kube.Seed(kube::Resource::Pods(), pod).ok());
+  kube::RealClock clock;
+  assignment::AssignedMarker marker(
+      &kube, &clock,
+      {std::chrono::milliseconds(1), std::chrono::milliseconds(1), 1.0, 0.0});
+  marker.Start();
+  ContainerAdjuster adjuster(&nodes_, nullptr, {}, nullptr, &marker);
+  ASSERT_TRUE(adjuster.CreateContainer(Request(annotations, "a")).ok());
+  ASSERT_TRUE(adjuster.CreateContainer(Request(annotations, "b")).ok());
+  ASSERT_TRUE(marker.WaitIdle(std::chrono::seconds(30)));
+  auto after = kube.Get(kube::Resource::Pods(), "default", "p");
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(
+      (*after)["metadata"]["annotations"]["enflame.com/gcu-device-assigned"],
+      "true");
+  int patches = 0;
+  for (const std::string& a : kube.actions()) {
+    patches += a.rfind("patch", 0) == 0;
+  }
+  EXPECT_EQ(patches, 1);  // One mark per pod, not per container.
+  marker.Stop();
+}
+
+// The pod wait is capped at half the runtime's request deadline.
+TEST_F(ContainerAdjusterTest, PodWaitIsHalfTheRequestTimeout) {
+  PodCache pods(std::chrono::milliseconds(1500));
+  ContainerAdjuster adjuster(&nodes_, nullptr, {}, &pods);
+  EXPECT_EQ(adjuster.pod_wait_cap(), std::chrono::milliseconds(1000));
+  adjuster.SetRequestTimeout(std::chrono::milliseconds(300));
+  EXPECT_EQ(adjuster.pod_wait_cap(), std::chrono::milliseconds(150));
+  auto r = adjuster.CreateContainer(Request({}));
+  EXPECT_EQ(r.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(r.status().message().find("after 150 ms"), std::string::npos)
+      << r.status();
+  adjuster.SetRequestTimeout(std::chrono::milliseconds(0));  // 1.7: none.
+  EXPECT_EQ(adjuster.pod_wait_cap(), std::chrono::milliseconds(1000));
 }
 
 }  // namespace

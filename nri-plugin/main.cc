@@ -14,6 +14,7 @@
 #include "contract/memory_unit.h"
 #include "contract/names.h"
 #include "daemon/daemon.h"
+#include "kube/api_permissions.h"
 #include "kube/cancellation.h"
 #include "kube/clock.h"
 #include "kube/config.h"
@@ -22,6 +23,7 @@
 #include "kube/informer.h"
 #include "metrics/http_endpoint.h"
 #include "metrics/registry.h"
+#include "nri-plugin/api_permissions.h"
 #include "nri-plugin/container_adjuster.h"
 #include "nri-plugin/device_nodes.h"
 #include "nri-plugin/node_info.h"
@@ -69,11 +71,13 @@ int main(int argc, char** argv) {
   app.add_option("--plugin-name", options.session.plugin_name,
                  "Name registered with the runtime (default gcushare).");
   app.add_option("--node-name", node_name,
-                 "This node's name, for its memory unit and card sizes "
-                 "(node annotations); default $NODE_NAME.");
+                 "This node's name: its pods and GCU layout are watched; "
+                 "required with API server access; default $NODE_NAME.");
   app.add_option("--kubeconfig", kubeconfig,
-                 "kubeconfig file; absent: in-cluster config, and without "
-                 "either the plugin runs on pod annotations and flags alone.");
+                 "kubeconfig file; absent: in-cluster config (refuses to "
+                 "start in a cluster without a readable service account); "
+                 "outside a cluster without either, the plugin runs on pod "
+                 "annotations and flags alone.");
   app.add_option("--memory-unit", memory_unit,
                  std::string("Memory unit when neither the pod nor the node "
                              "annotation enflame.com/gcu-memory-unit gives "
@@ -86,7 +90,8 @@ int main(int argc, char** argv) {
   app.add_option("--pod-wait", pod_wait_ms,
                  "Milliseconds CreateContainer waits for a pod its watch has "
                  "not brought yet before failing that container (kubelet "
-                 "retries); well inside the runtime's 2 s (default 500).")
+                 "retries); capped at half the runtime's request timeout "
+                 "(2 s when it sends none) (default 500).")
       ->check(CLI::Range(0, 1500));
   app.add_option("--registration-timeout", registration_timeout_ms,
                  "Milliseconds to wait for the runtime to accept the "
@@ -111,25 +116,32 @@ int main(int argc, char** argv) {
       std::chrono::milliseconds(registration_timeout_ms);
 
   kube::RealClock clock;
-  std::unique_ptr<kube::CurlKubeClient> client;
-  std::unique_ptr<plugin_ns::NodeInfoCache> node_info;
+  std::unique_ptr<kube::CurlKubeClient> curl;
+  std::unique_ptr<kube::PermissionCheckingKubeClient> client;
   StatusOr<kube::ClientConfig> config = kube::ResolveConfig(kubeconfig);
   if (config.ok()) {
+    // Without the node's name there is no watch of its pods, and a card
+    // would go to anyone whose annotations name one.
+    if (node_name.empty()) {
+      return daemon.Fail(gcushare::InvalidArgumentError(
+          "--node-name (or $NODE_NAME) is required with API server access (" +
+          config->source + ")"));
+    }
     kube::KubeClientOptions kube_options;
     kube_options.clock = &clock;
     auto created = kube::CurlKubeClient::Create(*config, kube_options);
     if (!created.ok()) return daemon.Fail(created.status());
-    client = std::move(*created);
-    spdlog::info("API server {} ({})", client->server(), config->source);
-    if (!node_name.empty()) {
-      node_info = std::make_unique<plugin_ns::NodeInfoCache>(client.get(),
-                                                             node_name, &clock);
-    } else {
-      spdlog::warn(
-          "no --node-name: memory unit and card sizes come from pod "
-          "annotations and --memory-unit");
-    }
-  } else if (!kubeconfig.empty()) {
+    curl = std::move(*created);
+    client = std::make_unique<kube::PermissionCheckingKubeClient>(
+        curl.get(), std::string(contract::kNriPluginName),
+        gcushare::nri::NriPluginApiPermissions());
+    spdlog::info("API server {} ({})", curl->server(), config->source);
+  } else if (!kubeconfig.empty() ||
+             config.status().code() !=
+                 gcushare::StatusCode::kFailedPrecondition) {
+    // A kubeconfig that does not load, or in a cluster
+    // ($KUBERNETES_SERVICE_HOST set) without a readable service account:
+    // refuse rather than silently trust annotations.
     return daemon.Fail(config.status());
   } else {
     spdlog::warn(
@@ -138,26 +150,24 @@ int main(int argc, char** argv) {
         config.status().message(), unit->ToString());
   }
 
-  // This node's pods from a watch, and assigned-marks in the background:
-  // CreateContainer never waits on the API server.
+  // This node's pods and its GCU layout from watches, assigned-marks and
+  // events in the background: CreateContainer never waits on the API
+  // server (the adjuster holds no client).
   plugin_ns::PodCache pods{std::chrono::milliseconds(pod_wait_ms)};
+  plugin_ns::NodeInfoCache node_info(node_name);
   std::unique_ptr<kube::Informer> pod_informer;
   std::unique_ptr<kube::Informer> node_informer;
   std::unique_ptr<gcushare::assignment::AssignedMarker> marker;
   std::unique_ptr<kube::EventQueue> events;
-  if (client != nullptr && !node_name.empty()) {
+  if (client != nullptr) {
     kube::InformerOptions informer_options;
     informer_options.field_selector = "spec.nodeName=" + node_name;
     pod_informer = std::make_unique<kube::Informer>(
         client.get(), kube::Resource::Pods(), "", &pods, informer_options);
-    if (node_info != nullptr) {
-      node_info->UseWatch();
-      kube::InformerOptions node_options;
-      node_options.field_selector = "metadata.name=" + node_name;
-      node_informer = std::make_unique<kube::Informer>(
-          client.get(), kube::Resource::Nodes(), "", node_info.get(),
-          node_options);
-    }
+    kube::InformerOptions node_options;
+    node_options.field_selector = "metadata.name=" + node_name;
+    node_informer = std::make_unique<kube::Informer>(
+        client.get(), kube::Resource::Nodes(), "", &node_info, node_options);
     events = std::make_unique<kube::EventQueue>(
         client.get(), std::string(contract::kNriPluginName));
     marker = std::make_unique<gcushare::assignment::AssignedMarker>(
@@ -167,8 +177,9 @@ int main(int argc, char** argv) {
   }
   plugin_ns::HostDeviceNodes nodes(dev_root == "/" ? "" : dev_root);
   plugin_ns::ContainerAdjuster adjuster(
-      &nodes, client.get(), node_info.get(), plugin_ns::AdjusterOptions{*unit},
-      pod_informer ? &pods : nullptr, marker.get(), events.get());
+      &nodes, client != nullptr ? &node_info : nullptr,
+      plugin_ns::AdjusterOptions{*unit}, client != nullptr ? &pods : nullptr,
+      marker.get(), events.get());
   gcushare::metrics::Registry registry;  // Outlives plugin and endpoint.
   plugin_ns::NriMetrics nri_metrics(&registry);
   options.session.metrics = &nri_metrics;
@@ -176,7 +187,9 @@ int main(int argc, char** argv) {
   auto endpoint = gcushare::metrics::StartFromFlags(&registry, metrics_flags);
   if (!endpoint.ok()) return daemon.Fail(endpoint.status());
 
-  if (auto s = daemon.Confine(gcushare::nri::NriPluginSyscalls()); !s.ok()) {
+  if (auto s = daemon.Confine(
+          gcushare::nri::NriPluginSyscalls(metrics_flags.port != 0));
+      !s.ok()) {
     return daemon.Fail(s);
   }
   if (pod_informer) pod_informer->Start();

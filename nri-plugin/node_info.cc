@@ -37,18 +37,6 @@ StatusOr<NodeGcuInfo> DecodeNodeGcuInfo(const nlohmann::json& node) {
   return info;
 }
 
-NodeInfoCache::NodeInfoCache(kube::KubeClient* client, std::string node_name,
-                             kube::Clock* clock, std::chrono::seconds ttl)
-    : client_(client),
-      node_name_(std::move(node_name)),
-      clock_(clock),
-      ttl_(ttl) {}
-
-void NodeInfoCache::UseWatch() {
-  std::lock_guard<std::mutex> lock(mu_);
-  watched_ = true;
-}
-
 void NodeInfoCache::OnAdd(const nlohmann::json& node) {
   StatusOr<NodeGcuInfo> info = DecodeNodeGcuInfo(node);
   if (!info.ok()) {
@@ -67,31 +55,10 @@ void NodeInfoCache::OnUpdate(const nlohmann::json&,
 
 void NodeInfoCache::OnDelete(const nlohmann::json&) {}  // Keep the last.
 
-StatusOr<NodeGcuInfo> NodeInfoCache::Get() {
+StatusOr<NodeGcuInfo> NodeInfoCache::Get() const {
   std::lock_guard<std::mutex> lock(mu_);
-  if (watched_) {
-    if (cached_.has_value()) return *cached_;
-    return UnavailableError("node " + node_name_ +
-                            ": not seen by the watch yet");
-  }
-  auto now = clock_->SteadyNow();
-  if (cached_.has_value() && now - fetched_at_ < ttl_) return *cached_;
-  StatusOr<nlohmann::json> node =
-      client_->Get(kube::Resource::Nodes(), "", node_name_);
-  StatusOr<NodeGcuInfo> info = node.ok() ? DecodeNodeGcuInfo(*node)
-                                         : StatusOr<NodeGcuInfo>(node.status());
-  if (!info.ok()) {
-    if (cached_.has_value()) {
-      spdlog::warn("node {}: keeping the last GCU layout: {}", node_name_,
-                   info.status().ToString());
-      fetched_at_ = now;  // Do not retry on every container.
-      return *cached_;
-    }
-    return info.status().WithContext("node " + node_name_);
-  }
-  cached_ = *info;
-  fetched_at_ = now;
-  return *cached_;
+  if (cached_.has_value()) return *cached_;
+  return UnavailableError("node " + node_name_ + ": not seen by the watch yet");
 }
 
 }  // namespace gcushare::nri

@@ -1,27 +1,27 @@
 // What the device plugin publishes on this node (DESIGN.md node
 // annotations): the memory unit (enflame.com/gcu-memory-unit) and each
-// card's memory (enflame.com/gcu-devices), read from the API server and
-// cached for `ttl` so that container creation does not wait on the API.
+// card's memory (enflame.com/gcu-devices), kept by a watch of this node
+// (kube::Informer with fieldSelector metadata.name=<node>, this cache as its
+// handler). It holds no API client: container creation never waits on the
+// API server.
 //
-// Failure: when a refresh fails the last good value is kept and returned;
-// with none, the error (the caller then falls back to its flags). A
-// malformed annotation is InvalidArgument naming it.
-// Ownership: borrows the client and clock. Thread-safety: Get() may be
-// called concurrently; one caller refreshes at a time.
+// Failure: Get() is Unavailable before the watch's first event (the caller
+// then falls back to its flags). A node whose annotations do not decode
+// keeps the last good value (logged).
+// Ownership: owned by main; the informer borrows it. Thread-safety: Get()
+// from any thread; the handler methods from the informer's thread.
 #ifndef GCUSHARE_NRI_PLUGIN_NODE_INFO_H_
 #define GCUSHARE_NRI_PLUGIN_NODE_INFO_H_
 
-#include <chrono>
 #include <cstdint>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "contract/memory_unit.h"
-#include "kube/clock.h"
 #include "kube/informer.h"
-#include "kube/kube_client.h"
 #include "status/status.h"
 
 namespace gcushare::nri {
@@ -33,31 +33,21 @@ struct NodeGcuInfo {
 
 class NodeInfoCache : public kube::InformerHandler {
  public:
-  NodeInfoCache(kube::KubeClient* client, std::string node_name,
-                kube::Clock* clock,
-                std::chrono::seconds ttl = std::chrono::seconds(60));
+  explicit NodeInfoCache(std::string node_name)
+      : node_name_(std::move(node_name)) {}
 
-  StatusOr<NodeGcuInfo> Get();
+  // What the watch last brought; Unavailable before its first event.
+  StatusOr<NodeGcuInfo> Get() const;
 
-  // Call before starting an informer on this node with this as its handler:
-  // from then on Get() never calls the API server (CreateContainer must not
-  // wait on it); it answers what the watch brought, Unavailable before the
-  // first event.
-  void UseWatch();
   void OnAdd(const nlohmann::json& node) override;
   void OnUpdate(const nlohmann::json& old_node,
                 const nlohmann::json& new_node) override;
   void OnDelete(const nlohmann::json& last_state) override;
 
  private:
-  kube::KubeClient* client_;
-  std::string node_name_;
-  kube::Clock* clock_;
-  std::chrono::seconds ttl_;
-  std::mutex mu_;
-  std::optional<NodeGcuInfo> cached_;
-  std::chrono::steady_clock::time_point fetched_at_{};
-  bool watched_ = false;  // Guarded by mu_.
+  const std::string node_name_;
+  mutable std::mutex mu_;
+  std::optional<NodeGcuInfo> cached_;  // Guarded by mu_.
 };
 
 // The node annotations of a core/v1 Node object, decoded.

@@ -13,14 +13,17 @@ void RegisterPluginService(ttrpc::Server* server, ContainerAdjuster* adjuster,
   const std::string service(kPluginService);
   server->RegisterProto<api::ConfigureRequest, api::ConfigureResponse>(
       service, "Configure",
-      [](const ttrpc::RequestContext&,
-         const api::ConfigureRequest& r) -> StatusOr<api::ConfigureResponse> {
+      [adjuster](const ttrpc::RequestContext&, const api::ConfigureRequest& r)
+          -> StatusOr<api::ConfigureResponse> {
         spdlog::info(
             "configured by {} {} (NRI {}; registration timeout {} ms, "
             "request timeout {} ms)",
             r.runtime_name(), r.runtime_version(),
             r.nri_version().empty() ? "before v0.12" : r.nri_version(),
             r.registration_timeout(), r.request_timeout());
+        // A pod not cached yet is waited for at most half the deadline.
+        adjuster->SetRequestTimeout(
+            std::chrono::milliseconds(r.request_timeout()));
         api::ConfigureResponse response;
         response.set_events(kSubscribedEvents);
         return response;

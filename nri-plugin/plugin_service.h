@@ -2,7 +2,8 @@
 // server (the plugin side of mux connection 1).
 //
 //   Configure       -> subscribe to CREATE_CONTAINER only (bit 0x8, valid
-//                      for every NRI version from v0.3)
+//                      for every NRI version from v0.3); its request_timeout
+//                      (ms, v0.7+; absent: 2 s) caps the adjuster's pod wait
 //   Synchronize     -> no updates; {more: true} while the runtime has more
 //   CreateContainer -> ContainerAdjuster
 //   StateChange     -> accepted (the NRI <= v0.11 path for other events)

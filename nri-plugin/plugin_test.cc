@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <spdlog/spdlog.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -72,7 +74,7 @@ class PluginTest : public ::testing::Test {
 
   std::string socket_;
   FakeDeviceNodes nodes_;
-  ContainerAdjuster adjuster_{&nodes_, nullptr, nullptr, {}};
+  ContainerAdjuster adjuster_{&nodes_, nullptr, {}};
   kube::RealClock clock_;
   kube::Cancellation cancel_;
   std::unique_ptr<NriPlugin> plugin_;
@@ -250,6 +252,42 @@ TEST_F(PluginTest, GarbageMethodPayloadIsAnsweredNotFatal) {
   EXPECT_EQ(plugin_->registrations(), 1);
 }
 
+// `depth` nested groups of unknown field 100: protobuf keeps unknown groups,
+// so only the nesting bound rejects them.
+std::string NestedGroups(int depth) {
+  std::string out;
+  for (int i = 0; i < depth; ++i) out += "\xa3\x06";  // Start group 100.
+  for (int i = 0; i < depth; ++i) out += "\xa4\x06";  // End group 100.
+  return out;
+}
+
+TEST_F(PluginTest, DeepOrHugeMessagesAreAnsweredNotFatal) {
+  auto runtime = Runtime();
+  StartPlugin();
+  auto conn = runtime->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  // Deeper than the plugin's bound (within protobuf's own).
+  auto deep = (*conn)->CallRaw("CreateContainer", NestedGroups(40));
+  EXPECT_EQ(deep.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(deep.status().message().find("nested deeper than 32 levels"),
+            std::string::npos)
+      << deep.status();
+  // Far deeper, and big (800 KB).
+  auto deeper = (*conn)->CallRaw("CreateContainer", NestedGroups(200000));
+  EXPECT_EQ(deeper.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(deeper.status().message().find("does not parse"), std::string::npos)
+      << deeper.status();
+  // Huge but within the 4 MiB frame: a 3 MiB environment is answered.
+  api::PodSandbox pod = AssignedPod(1, 1);
+  api::Container big = rt::MakeContainer(pod, "main");
+  big.add_env("BIG=" + std::string(3 << 20, 'x'));
+  auto r = (*conn)->CreateContainer(pod, big);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->adjust().linux().devices(0).path(), "/dev/gcu1");
+  EXPECT_FALSE((*conn)->closed());
+  EXPECT_EQ(plugin_->registrations(), 1);
+}
+
 struct BadInput {
   const char* name;
   uint32_t conn;
@@ -263,12 +301,16 @@ TEST_F(PluginTest, BadFramesDropTheConnectionAndThePluginComesBack) {
       *ttrpc::EncodeFrame(1001, ttrpc::FrameType::kRequest, 0, "\xff\xff\xff");
   std::string not_a_request =
       *ttrpc::EncodeFrame(1001, ttrpc::FrameType::kResponse, 0, "");
+  std::string deep_envelope = *ttrpc::EncodeFrame(
+      1001, ttrpc::FrameType::kRequest, 0, NestedGroups(40));
   std::vector<BadInput> inputs = {
       {"length over the maximum", mux::kPluginServiceConn, oversized},
       {"unknown connection id", 9, "hello"},
       {"garbage protobuf", mux::kPluginServiceConn, garbage},
       {"response frame sent to the server", mux::kPluginServiceConn,
        not_a_request},
+      {"request envelope nested too deep", mux::kPluginServiceConn,
+       deep_envelope},
   };
   auto runtime = Runtime();
   StartPlugin();
@@ -430,8 +472,7 @@ class PodCachePluginTest : public PluginTest {
     marker_->Start();
     events_.Start();
     adjuster_with_cache_ = std::make_unique<ContainerAdjuster>(
-        &nodes_, client_.get(), nullptr, AdjusterOptions{}, &pods_,
-        marker_.get(), &events_);
+        &nodes_, nullptr, AdjusterOptions{}, &pods_, marker_.get(), &events_);
   }
   void TearDown() override {
     StopPlugin();
@@ -510,6 +551,113 @@ TEST_F(PodCachePluginTest, UnknownPodFailsTheContainerClearly) {
             std::string::npos)
       << r.status();
   EXPECT_FALSE((*conn)->closed());
+}
+
+// The runtime's request deadline (ConfigureRequest.request_timeout, NRI
+// v0.7+) caps the pod wait at half of it: a pod the watch has not brought
+// is failed clearly before the runtime gives up on the call (and then
+// creates the container without its card), however long --pod-wait is.
+TEST_F(PluginTest, PodWaitIsCappedByTheRuntimesRequestTimeout) {
+  rt::RuntimeOptions options;
+  options.socket_path = socket_;
+  options.version = rt::NriVersion::kV0_8;
+  options.request_timeout = milliseconds(1000);
+  auto runtime = rt::NriRuntime::Listen(options);
+  ASSERT_TRUE(runtime.ok()) << runtime.status();
+  PodCache pods(seconds(60));  // --pod-wait far past the deadline.
+  ContainerAdjuster adjuster(&nodes_, nullptr, AdjusterOptions{}, &pods);
+  StartPlugin(milliseconds(5000), &adjuster);
+  auto conn = (*runtime)->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  api::PodSandbox pod = AssignedPod(4, 2);
+  auto r = (*conn)->CreateContainer(pod, rt::MakeContainer(pod, "main"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("not in the plugin's watch of this "
+                                      "node's pods after 500 ms"),
+            std::string::npos)
+      << r.status();
+  EXPECT_FALSE((*conn)->closed());
+  StopPlugin();
+}
+
+// The device-cgroup rules of the resulting OCI spec, as containerd builds
+// it (the stand-in applies adjustments as containerd's NRI adaptation
+// does): {allow, type, major, minor, access} per rule.
+std::vector<std::string> Rules(const nlohmann::ordered_json& spec) {
+  std::vector<std::string> out;
+  for (const auto& r : spec["linux"]["resources"]["devices"]) {
+    std::string rule = r["allow"].get<bool>() ? "allow" : "deny";
+    rule += " " + r.value("type", std::string("a"));
+    rule += " " + (r.contains("major") ? std::to_string(r["major"].get<int>())
+                                       : std::string("*"));
+    rule += ":" + (r.contains("minor") ? std::to_string(r["minor"].get<int>())
+                                       : std::string("*"));
+    rule += " " + r["access"].get<std::string>();
+    out.push_back(rule);
+  }
+  return out;
+}
+
+std::vector<std::string> DevicePaths(const nlohmann::ordered_json& spec) {
+  std::vector<std::string> out;
+  for (const auto& d : spec["linux"]["devices"]) out.push_back(d["path"]);
+  return out;
+}
+
+// (a) The device plugin ran with --devices-from-nri: Allocate answered the
+// environment only, so the container arrives without a card, and NRI's
+// adjustment is the only device and the only allow rule.
+TEST_F(PluginTest, DevicesFromNriLeaveOnlyTheAssignedCardAllowed) {
+  auto runtime = Runtime();
+  StartPlugin();
+  auto conn = runtime->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  api::PodSandbox pod = AssignedPod(5, 3);
+  api::Container created = rt::MakeContainer(pod, "main");
+  auto r = (*conn)->CreateContainer(pod, created);
+  ASSERT_TRUE(r.ok()) << r.status();
+  auto spec = rt::ContainerSpecJson(rt::ApplyAdjustment(created, r->adjust()));
+  EXPECT_EQ(DevicePaths(spec), std::vector<std::string>{"/dev/gcu3"});
+  // FakeDeviceNodes: card N is c 238:N.
+  EXPECT_EQ(Rules(spec),
+            (std::vector<std::string>{"deny a *:* rwm", "allow c 238:3 rw"}));
+}
+
+// (b) Without --devices-from-nri, Allocate guessed the wrong pod among
+// identical ones and its DeviceSpec put /dev/gcu5 and an allow rule for
+// 238:5 in the spec. The plugin removes the node, but containerd removes
+// no rule and applies none from a plugin: the allow rule for 238:5 stays
+// (a process with CAP_MKNOD could open that card). The plugin warns, once
+// per card; --devices-from-nri (the chart's default beside the NRI plugin)
+// keeps the rule from being added at all, as (a) shows.
+TEST_F(PluginTest, RemovedWrongCardKeepsItsAllowRuleAndIsWarnedOnce) {
+  auto sink = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(256);
+  auto previous = spdlog::default_logger();
+  spdlog::set_default_logger(std::make_shared<spdlog::logger>("test", sink));
+  auto runtime = Runtime();
+  StartPlugin();
+  auto conn = runtime->AcceptPlugin(seconds(30));
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  for (int i : {6, 7}) {
+    api::PodSandbox pod = AssignedPod(i, 3);
+    api::Container created =
+        rt::MakeContainer(pod, "main", {rt::CharDevice("/dev/gcu5", 238, 5)});
+    auto r = (*conn)->CreateContainer(pod, created);
+    ASSERT_TRUE(r.ok()) << r.status();
+    auto spec =
+        rt::ContainerSpecJson(rt::ApplyAdjustment(created, r->adjust()));
+    EXPECT_EQ(DevicePaths(spec), std::vector<std::string>{"/dev/gcu3"});
+    EXPECT_EQ(Rules(spec),
+              (std::vector<std::string>{"deny a *:* rwm", "allow c 238:5 rwm",
+                                        "allow c 238:3 rw"}));
+  }
+  int warnings = 0;
+  for (const std::string& line : sink->last_formatted()) {
+    warnings += line.find("removed /dev/gcu5") != std::string::npos &&
+                line.find("allow rule stays") != std::string::npos;
+  }
+  spdlog::set_default_logger(previous);
+  EXPECT_EQ(warnings, 1);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "nri-plugin/pod_cache.h"
 
+#include <algorithm>
+
 #include "kube/json_fields.h"
 
 namespace gcushare::nri {
@@ -12,10 +14,12 @@ std::string UidOf(const nlohmann::json& pod) {
 }  // namespace
 
 StatusOr<PodCache::PodPtr> PodCache::Find(const std::string& uid,
-                                          const std::string& who) const {
+                                          const std::string& who,
+                                          std::chrono::milliseconds cap) const {
+  const std::chrono::milliseconds wait = std::min(wait_, cap);
   std::unique_lock<std::mutex> lock(mu_);
   PodPtr found;
-  added_.wait_for(lock, wait_, [&] {
+  added_.wait_for(lock, wait, [&] {
     auto it = by_uid_.find(uid);
     if (it == by_uid_.end()) return false;
     found = it->second;
@@ -25,7 +29,7 @@ StatusOr<PodCache::PodPtr> PodCache::Find(const std::string& uid,
     return NotFoundError("pod " + who + " (uid " + uid +
                          ") is not in the plugin's watch of this node's pods "
                          "after " +
-                         std::to_string(wait_.count()) +
+                         std::to_string(wait.count()) +
                          " ms; refusing to create the container without "
                          "knowing what it asked for (kubelet retries)");
   }

@@ -5,9 +5,9 @@
 // wrong one).
 //
 // Find() returns the cached pod at once; a pod not seen yet (its watch
-// event still in flight) is waited for, at most `wait` (well inside the
-// runtime's deadline), then NotFound: the caller fails that container and
-// kubelet retries it.
+// event still in flight) is waited for, at most min(`wait`, the caller's
+// cap: half the runtime's request deadline), then NotFound: the caller
+// fails that container and kubelet retries it.
 //
 // Ownership: owned by main; the informer borrows it as its handler.
 // Thread-safety: Find() from any thread; the handler methods from the
@@ -35,8 +35,11 @@ class PodCache : public kube::InformerHandler {
   explicit PodCache(std::chrono::milliseconds wait) : wait_(wait) {}
 
   // The pod with `uid` (`who` names it in the error): at once when cached,
-  // else after waiting up to the configured time for the watch to bring it.
-  StatusOr<PodPtr> Find(const std::string& uid, const std::string& who) const;
+  // else after waiting up to min(the configured wait, `cap`) for the watch
+  // to bring it.
+  StatusOr<PodPtr> Find(
+      const std::string& uid, const std::string& who,
+      std::chrono::milliseconds cap = std::chrono::milliseconds::max()) const;
 
   void OnAdd(const nlohmann::json& pod) override;
   void OnUpdate(const nlohmann::json& old_pod,

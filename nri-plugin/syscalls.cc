@@ -4,12 +4,13 @@
 
 namespace gcushare::nri {
 
-SyscallAllowList NriPluginSyscalls() {
+SyscallAllowList NriPluginSyscalls(bool metrics_endpoint) {
   SyscallAllowList list = ProcessRuntimeSyscalls();
   list.Add(RotatingLogSyscalls());
   list.Add(FileReadSyscalls());
   list.Add(KubeClientSyscalls());
   list.Add(UnixClientSyscalls());
+  if (metrics_endpoint) list.Add(HttpServerSyscalls());
   return list;
 }
 

@@ -11,7 +11,8 @@ namespace gcushare::nri {
 // Runtime, log file, file reads (stat of device nodes under --dev-root,
 // token), the kube client, the ttrpc connection to containerd (reconnects
 // after a runtime restart).
-SyscallAllowList NriPluginSyscalls();
+// With `metrics_endpoint` (--metrics-port), also the HTTP server's calls.
+SyscallAllowList NriPluginSyscalls(bool metrics_endpoint = false);
 
 }  // namespace gcushare::nri
 

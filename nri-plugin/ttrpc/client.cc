@@ -72,11 +72,10 @@ Status Client::OnBytes(std::string_view bytes) {
                            std::to_string(frame.header.stream_id));
     }
     ::ttrpc::Response response;
-    if (!response.ParseFromString(frame.data)) {
-      return DataLossError("ttrpc response on stream " +
-                           std::to_string(frame.header.stream_id) +
-                           " does not parse");
-    }
+    Status parsed = ParseBounded(
+        frame.data, &response,
+        "ttrpc response on stream " + std::to_string(frame.header.stream_id));
+    if (!parsed.ok()) return DataLossError(parsed.message());
     std::lock_guard<std::mutex> lock(mu_);
     auto it = pending_.find(frame.header.stream_id);
     if (it == pending_.end()) {

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "nri-plugin/net/byte_stream.h"
+#include "nri-plugin/ttrpc/bounded_parse.h"
 #include "nri-plugin/ttrpc/frame.h"
 #include "status/status.h"
 
@@ -58,10 +59,10 @@ class Client : public ByteReceiver {
         Call(service, method, request.SerializeAsString(), timeout, metadata);
     if (!bytes.ok()) return bytes.status();
     Resp response;
-    if (!response.ParseFromString(*bytes)) {
-      return DataLossError(std::string(service) + "/" + std::string(method) +
-                           ": response does not parse");
-    }
+    Status parsed = ParseBounded(
+        *bytes, &response,
+        std::string(service) + "/" + std::string(method) + " response");
+    if (!parsed.ok()) return DataLossError(parsed.message());
     return response;
   }
 

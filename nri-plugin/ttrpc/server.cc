@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "nri-plugin/api/ttrpc.pb.h"
+#include "nri-plugin/ttrpc/bounded_parse.h"
 #include "nri-plugin/ttrpc/status_codec.h"
 
 namespace gcushare::nri::ttrpc {
@@ -39,11 +40,10 @@ Status Server::OnBytes(std::string_view bytes) {
                            ": NRI uses unary calls only");
     }
     ::ttrpc::Request request;
-    if (!request.ParseFromString(frame.data)) {
-      return DataLossError("ttrpc request on stream " +
-                           std::to_string(frame.header.stream_id) +
-                           " does not parse");
-    }
+    Status parsed = ParseBounded(
+        frame.data, &request,
+        "ttrpc request on stream " + std::to_string(frame.header.stream_id));
+    if (!parsed.ok()) return DataLossError(parsed.message());
     Call call;
     call.context.stream_id = frame.header.stream_id;
     call.context.service = request.service();

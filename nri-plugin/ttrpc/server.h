@@ -9,11 +9,12 @@
 // with Unimplemented (code 12), as Go ttrpc does; NRI runtimes from v0.12
 // rely on that to fall back to StateChange.
 //
-// Failure: a frame that is not a Request, a Request that does not parse, or
-// a frame over the 4 MiB limit makes OnBytes fail and the transport closes
-// the connection (Go ttrpc answers some of these and carries on; an NRI
-// plugin reconnects instead, which the runtime tolerates). A response that
-// cannot be written is dropped (the connection is closing).
+// Failure: a frame that is not a Request, a Request that does not parse
+// or nests too deep (bounded_parse.h), or a frame over the 4 MiB limit makes
+// OnBytes fail and the transport closes the connection (Go ttrpc answers some
+// of these and carries on; an NRI plugin reconnects instead, which the runtime
+// tolerates). A response that cannot be written is dropped (the connection is
+// closing).
 //
 // Ownership: the sink is borrowed and must outlive Stop(). Thread-safety:
 // Register() before traffic; OnBytes() from the reader thread; Stop() from
@@ -33,6 +34,7 @@
 #include <vector>
 
 #include "nri-plugin/net/byte_stream.h"
+#include "nri-plugin/ttrpc/bounded_parse.h"
 #include "nri-plugin/ttrpc/client.h"
 #include "nri-plugin/ttrpc/frame.h"
 #include "status/status.h"
@@ -58,8 +60,9 @@ class Server : public ByteReceiver {
   void Register(const std::string& service, const std::string& method,
                 Handler handler);
 
-  // Typed registration: a payload that does not parse as Req is answered
-  // with InvalidArgument.
+  // Typed registration: a payload that does not parse as Req, or nests
+  // deeper than kMaxProtoNesting, is answered with InvalidArgument (the
+  // connection stays).
   template <typename Req, typename Resp>
   void RegisterProto(
       const std::string& service, const std::string& method,
@@ -69,11 +72,10 @@ class Server : public ByteReceiver {
                  const RequestContext& context,
                  const std::string& payload) -> StatusOr<std::string> {
                Req request;
-               if (!request.ParseFromString(payload)) {
-                 return InvalidArgumentError(
-                     "unmarshal request error: " + context.method +
-                     " payload does not parse");
-               }
+               Status parsed = ParseBounded(
+                   payload, &request,
+                   "unmarshal request error: " + context.method + " payload");
+               if (!parsed.ok()) return parsed;
                StatusOr<Resp> response = fn(context, request);
                if (!response.ok()) return response.status();
                return response->SerializeAsString();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "device-plugin/api_permissions.h"
+#include "nri-plugin/api_permissions.h"
 #include "testing/files.h"
 #include "tests/helm/chart_test.h"
 #include "tests/helm/helm_runner.h"
@@ -155,14 +156,9 @@ TEST_F(DevicePluginChartTest, RbacIsLeastPrivilege) {
   EXPECT_EQ(RolePermissions(dp), deviceplugin::DevicePluginApiPermissions());
   YAML::Node nri = FindObject(objects, "ClusterRole", "gcushare-nri-plugin");
   ASSERT_TRUE(nri.IsMap());
-  // pods: list/watch (its PodCache of this node's pods), get (no cache:
-  // no --node-name), patch (AssignedMarker); nodes: list/watch (its own
-  // node's GCU layout, NodeInfoCache), get (without the watch);
-  // events: create (EventQueue, GCUNotRequested).
-  EXPECT_EQ(RolePermissions(nri),
-            (Permissions{{"/pods", {"get", "list", "watch", "patch"}},
-                         {"/nodes", {"get", "list", "watch"}},
-                         {"/events", {"create"}}}));
+  // Exactly what the NRI plugin's code may call: no get, it reads the API
+  // server only through its watches.
+  EXPECT_EQ(RolePermissions(nri), nri::NriPluginApiPermissions());
 
   const std::string ns = kTestNamespace;
   EXPECT_EQ(

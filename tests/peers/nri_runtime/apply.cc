@@ -43,11 +43,18 @@ void ApplyEnv(api::Container& c, const api::KeyValue& kv) {
   c.add_env(name + "=" + kv.value());
 }
 
+// NRI's LinuxDevice.AccessString(): read and write always, mknod only for
+// block devices.
+std::string AccessString(const api::LinuxDevice& d) {
+  return d.type() == "b" ? "rwm" : "rw";
+}
+
 void ApplyDevice(api::Container& c, const api::LinuxDevice& d) {
   std::string path;
   bool remove = Removal(d.path(), &path);
   if (!remove) path = d.path();
   api::LinuxContainer* linux = c.mutable_linux();
+  // Removal leaves linux.resources.devices alone, as containerd does.
   EraseIf(linux->mutable_devices(),
           [&](const api::LinuxDevice& e) { return e.path() == path; });
   if (remove) return;
@@ -57,7 +64,7 @@ void ApplyDevice(api::Container& c, const api::LinuxDevice& d) {
   rule->set_type(d.type());
   rule->mutable_major()->set_value(d.major());
   rule->mutable_minor()->set_value(d.minor());
-  rule->set_access("rwm");
+  rule->set_access(AccessString(d));
 }
 
 void ApplyMount(api::Container& c, const api::Mount& m) {
@@ -85,6 +92,7 @@ api::Container ApplyAdjustment(const api::Container& container,
   for (const api::Mount& m : adjust.mounts()) ApplyMount(c, m);
   for (const api::KeyValue& kv : adjust.env()) ApplyEnv(c, kv);
   for (const api::LinuxDevice& d : adjust.linux().devices()) ApplyDevice(c, d);
+  // adjust.linux().resources().devices() is ignored, as containerd does.
   if (adjust.args_size() > 0) {
     c.clear_args();
     for (int i = 0; i < adjust.args_size(); ++i) {

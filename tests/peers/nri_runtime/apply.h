@@ -1,8 +1,18 @@
 // How the runtime applies a plugin's ContainerAdjustment to the container
-// being created (NRI's generate step, PROTOCOLS.md 4.4 removal markers):
+// being created, as containerd's NRI adaptation does (NRI's
+// runtime-tools/generate step, PROTOCOLS.md 4.4 removal markers):
 //   env       KEY=VALUE replaces or appends; "-KEY" removes
-//   devices   a path replaces any device at that path and adds a cgroup
-//             rule allowing it (rwm); "-<path>" removes the device
+//   devices   a path replaces any device at that path and appends a cgroup
+//             rule allowing its major:minor with NRI's
+//             LinuxDevice.AccessString() ("rw" for a char device, "rwm"
+//             for a block device); "-<path>" removes the device from
+//             linux.devices ONLY: a cgroup allow rule that CDI or the
+//             device plugin's DeviceSpec added for it stays in
+//             linux.resources.devices (the runtime-tools generator's
+//             RemoveDevice), so the node stays openable through mknod by
+//             a process with CAP_MKNOD
+//   linux.resources.devices  NOT applied: containerd takes no device-cgroup
+//             rules from a plugin
 //   mounts    by destination; "-<destination>" removes
 //   annotations  "-<key>" removes
 //   args      replace the arguments (a leading "" is dropped)

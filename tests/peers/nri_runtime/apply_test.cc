@@ -56,6 +56,38 @@ TEST(ApplyTest, DevicesAreReplacedRemovedAndAllowed) {
   EXPECT_EQ(spec["process"]["args"][0], "/bin/sh");
 }
 
+// As containerd: a removed device keeps its cgroup allow rule, an added
+// one gets NRI's access string, and rules sent by the plugin are ignored.
+TEST(ApplyTest, DeviceCgroupRulesAsContainerdBuildsThem) {
+  api::PodSandbox pod = MakePodSandbox("default", "p", 1);
+  api::Container c =
+      MakeContainer(pod, "main", {CharDevice("/dev/gcu3", 238, 3)});
+  api::ContainerAdjustment adjust;
+  adjust.mutable_linux()->add_devices()->set_path("-/dev/gcu3");
+  *adjust.mutable_linux()->add_devices() = CharDevice("/dev/gcu1", 238, 1);
+  api::LinuxDevice block = CharDevice("/dev/sdz", 8, 0);
+  block.set_type("b");
+  *adjust.mutable_linux()->add_devices() = block;
+  api::LinuxDeviceCgroup* sent =
+      adjust.mutable_linux()->mutable_resources()->add_devices();
+  sent->set_allow(false);
+  sent->set_type("c");
+  sent->mutable_major()->set_value(238);
+  sent->mutable_minor()->set_value(3);
+  sent->set_access("rwm");
+  nlohmann::ordered_json spec = ContainerSpecJson(ApplyAdjustment(c, adjust));
+  nlohmann::ordered_json want = nlohmann::ordered_json::parse(R"([
+    {"allow": false, "access": "rwm"},
+    {"allow": true, "type": "c", "major": 238, "minor": 3, "access": "rwm"},
+    {"allow": true, "type": "c", "major": 238, "minor": 1, "access": "rw"},
+    {"allow": true, "type": "b", "major": 8, "minor": 0, "access": "rwm"}
+  ])");
+  EXPECT_EQ(spec["linux"]["resources"]["devices"], want)
+      << spec["linux"]["resources"]["devices"].dump();
+  ASSERT_EQ(spec["linux"]["devices"].size(), 2u);
+  EXPECT_EQ(spec["linux"]["devices"][0]["path"], "/dev/gcu1");
+}
+
 TEST(ApplyTest, MountsAnnotationsArgs) {
   api::PodSandbox pod = MakePodSandbox("default", "p", 1);
   api::Container c = MakeContainer(pod, "main");

@@ -1,0 +1,104 @@
+// BackgroundQueue: one worker thread that runs small pieces of work against
+// the API server off the caller's thread (informer handlers, Allocate,
+// NRI's CreateContainer), so that callers never wait on the API server.
+// EventQueue and assignment::AssignedMarker are built on it.
+//
+// Each piece of work has a key:
+//   - dedupe: Add() of a key that is queued, running or waiting for a retry,
+//     or among the last `remembered` finished keys, is ignored (an event
+//     posted once, a pod marked once however many containers it has);
+//   - bound: at most `capacity` keys queued, running or retrying; beyond
+//     that Add() drops the work and logs it with the running count of drops
+//     (a stalled API server cannot make memory grow without limit);
+//   - retry in rounds: work that answers kRetry is set aside; the queue runs
+//     new work first, and every retry delay (exponential backoff, cut short
+//     by new work or Stop()) runs all set-aside work once more, so one key
+//     that keeps failing never holds up the others.
+//
+// Ownership: borrows the clock. Thread-safety: Add(), pending(), dropped()
+// and WaitIdle() from any thread; Start()/Stop() from one. Work queued or
+// set aside at Stop() is dropped; work runs on the worker thread only.
+#ifndef GCUSHARE_KUBE_BACKGROUND_QUEUE_H_
+#define GCUSHARE_KUBE_BACKGROUND_QUEUE_H_
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "kube/backoff.h"
+#include "kube/cancellation.h"
+#include "kube/clock.h"
+
+namespace gcushare::kube {
+
+struct BackgroundQueueOptions {
+  std::string name;  // For logs: "event queue", "assigned marker".
+  size_t capacity = 10000;
+  size_t remembered = 10000;  // Finished keys still deduped.
+  BackoffOptions retry{std::chrono::milliseconds(200), std::chrono::seconds(30),
+                       2.0, 0.2};
+};
+
+class BackgroundQueue {
+ public:
+  enum class Outcome { kDone, kRetry };
+  using Work = std::function<Outcome()>;
+
+  BackgroundQueue(Clock* clock, BackgroundQueueOptions options);
+  ~BackgroundQueue();  // Stop()s.
+  BackgroundQueue(const BackgroundQueue&) = delete;
+  BackgroundQueue& operator=(const BackgroundQueue&) = delete;
+
+  void Start();
+  void Stop();
+
+  // Queues `work` under `key`; false when deduped or dropped (full).
+  bool Add(const std::string& key, Work work);
+
+  // Keys queued, running or waiting for a retry.
+  size_t pending() const;
+  // Work dropped because the queue was full, since construction.
+  uint64_t dropped() const;
+  // Waits until pending() is 0; false after `timeout`.
+  bool WaitIdle(std::chrono::milliseconds timeout);
+
+ private:
+  struct Item {
+    std::string key;
+    Work work;
+  };
+  void Run();
+  // Runs `items` on the worker thread; returns those to retry.
+  std::vector<Item> RunRound(std::vector<Item> items);
+  void Finish(const std::string& key);  // Requires mu_.
+
+  Clock* const clock_;
+  const BackgroundQueueOptions options_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;              // New work, or Stop().
+  std::condition_variable idle_cv_;         // pending() reached 0.
+  std::deque<Item> queue_;                  // Guarded by mu_.
+  size_t retrying_ = 0;                     // Guarded by mu_.
+  size_t running_ = 0;                      // Guarded by mu_.
+  std::set<std::string> active_;            // Keys pending. Guarded by mu_.
+  std::set<std::string> finished_;          // Guarded by mu_.
+  std::deque<std::string> finished_order_;  // Guarded by mu_.
+  uint64_t dropped_ = 0;                    // Guarded by mu_.
+  bool stop_ = false;                       // Guarded by mu_.
+  // Cuts the current retry delay short (new work or Stop()); replaced per
+  // delay. Guarded by mu_.
+  std::shared_ptr<Cancellation> wake_;
+  std::thread thread_;
+};
+
+}  // namespace gcushare::kube
+
+#endif  // GCUSHARE_KUBE_BACKGROUND_QUEUE_H_

@@ -1,0 +1,88 @@
+// kube::EventQueue against the stand-in API server (in process) over real
+// HTTP: while the server stalls, the queue stays bounded and counts what it
+// drops; once the server answers, what was queued is posted.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
+#include "kube/curl_kube_client.h"
+#include "kube/event_queue.h"
+#include "tests/peers/apiserver/testing/test_server.h"
+
+namespace gcushare::kube {
+namespace {
+
+using std::chrono::seconds;
+
+// Holds every event POST until Release().
+class Gate {
+ public:
+  int Hold(const std::string& method, const std::string& path) {
+    if (method != "POST" || path.find("/events") == std::string::npos) {
+      return 0;
+    }
+    std::unique_lock<std::mutex> lock(mu_);
+    ++held_;
+    cv_.notify_all();
+    cv_.wait(lock, [this] { return open_; });
+    return 0;
+  }
+  bool WaitHeld(int n) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return cv_.wait_for(lock, seconds(30), [&] { return held_ >= n; });
+  }
+  void Release() {
+    std::lock_guard<std::mutex> lock(mu_);
+    open_ = true;
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int held_ = 0;       // Guarded by mu_.
+  bool open_ = false;  // Guarded by mu_.
+};
+
+TEST(EventQueueApiServerTest, StalledServerBoundsTheQueue) {
+  Gate gate;
+  apiserver::ServerOptions options;
+  options.fail_after_commit = [&gate](const std::string& method,
+                                      const std::string& path) {
+    return gate.Hold(method, path);
+  };
+  apiserver::testing::TestServer server(options);
+  ClientConfig config;
+  config.server = "http://127.0.0.1:" + std::to_string(server.port());
+  KubeClientOptions client_options;
+  client_options.http.request_timeout = seconds(60);
+  client_options.retry.max_attempts = 1;
+  auto client = CurlKubeClient::Create(config, client_options);
+  ASSERT_TRUE(client.ok()) << client.status();
+
+  EventQueue events(client->get(), "test", /*remembered=*/100,
+                    /*capacity=*/3);
+  events.Start();
+  auto post = [&](int i) {
+    events.Post(
+        {"Pod", "default", "p" + std::to_string(i), "uid-" + std::to_string(i)},
+        "Warning", "Test", "event " + std::to_string(i));
+  };
+  post(0);
+  ASSERT_TRUE(gate.WaitHeld(1));  // The worker is stuck on the server.
+  for (int i = 1; i < 10; ++i) post(i);
+  EXPECT_EQ(events.pending(), 3u);
+  EXPECT_EQ(events.dropped(), 7u);
+
+  gate.Release();
+  ASSERT_TRUE(events.WaitIdle(seconds(30)));
+  events.Stop();
+  auto list = server.Get("/api/v1/namespaces/default/events");
+  ASSERT_EQ(list.status, 200) << list.body;
+  EXPECT_EQ(list.json["items"].size(), 3u);
+}
+
+}  // namespace
+}  // namespace gcushare::kube
