@@ -56,7 +56,7 @@ done
 
 # The test can fail: an image the archives do not hold is caught.
 if (check_images "tag 9.9.9" "$IMAGE_DIR/gcushare-device-plugin-$VERSION.tgz" \
-  --set image.tag=9.9.9) 2>/dev/null; then
+  --set image.tag=9.9.9 --set image.digest=) 2>/dev/null; then
   fail "a chart naming gcushare/gcushare:9.9.9 passed the check"
 fi
 echo "PASS"
