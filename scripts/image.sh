@@ -55,6 +55,10 @@ done
 
 DEFAULT_VERSION=$(sed -n 's/^#define GCUSHARE_VERSION "\(.*\)"$/\1/p' daemon/version.cc)
 [[ -n "$DEFAULT_VERSION" ]] || die "no GCUSHARE_VERSION in daemon/version.cc"
+for chart in configs/charts/*/Chart.yaml; do
+  grep -qxE "appVersion: \"?$DEFAULT_VERSION\"?" "$chart" ||
+    die "$chart: appVersion is not $DEFAULT_VERSION (GCUSHARE_VERSION in daemon/version.cc): bump both"
+done
 VERSION=${VERSION:-$DEFAULT_VERSION}
 # A semantic version that is also a valid image tag (no "+build").
 [[ "$VERSION" =~ ^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$ ]] ||
