@@ -7,7 +7,8 @@
 
 namespace gcushare {
 
-// The release, e.g. "0.1.0". Bump it here and nowhere else.
+// The release, e.g. "0.1.0": GCUSHARE_VERSION in version.cc (bump it there
+// and in the charts' appVersion), or what scripts/image.sh stamps.
 std::string_view Version();
 
 // What `<component> --version` prints: "<component> <version>".

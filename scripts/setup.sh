@@ -11,6 +11,8 @@ PACKAGES=(
   nlohmann-json3-dev libyaml-cpp-dev libseccomp-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libcurl4-openssl-dev libcpp-httplib-dev
   libcli11-dev clang-format g++ git unzip
+  # The release image (scripts/image.sh) and its tests (tests/image/).
+  umoci skopeo jq ca-certificates containerd runc
 )
 
 log() { printf 'setup: %s\n' "$*" >&2; }

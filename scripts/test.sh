@@ -9,11 +9,24 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
 
 targets=("$@")
-((${#targets[@]} == 0)) && targets=("//...")
+image_args=()
+if ((${#targets[@]} == 0)); then
+  targets=("//...")
+  # The release image (a second, -c opt build) once, then its tests
+  # (tags "manual": not part of //...) on what it built.
+  image_dir=$PWD/out/image
+  if bash scripts/image.sh --out="$image_dir"; then
+    image_args=(--test_env=GCUSHARE_IMAGE_DIR="$image_dir")
+  else
+    echo "scripts/image.sh failed: the image tests will fail" >&2
+  fi
+  targets+=(//tests/image:archive_test //tests/image:containerd_test
+    //tests/image:chart_archive_test)
+fi
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-bazel test --keep_going --test_summary=short "${targets[@]}" 2>&1 | tee "$log"
+bazel test --keep_going --test_summary=short "${image_args[@]}" "${targets[@]}" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 
 # Per-target lines look like "//cdi:writer_test   (cached) PASSED in 0.2s".

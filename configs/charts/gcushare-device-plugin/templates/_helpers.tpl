@@ -6,9 +6,14 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{- end -}}
 
-{{/* The image reference. */}}
+{{/* The image reference: repository@digest when pinned, else
+repository:tag (tag defaults to the chart's appVersion). */}}
 {{- define "gcushare.image" -}}
+{{- if .Values.image.digest -}}
+{{ .Values.image.repository }}@{{ .Values.image.digest }}
+{{- else -}}
 {{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
+{{- end -}}
 {{- end -}}
 
 {{/* memoryUnit as the flag expects it ("1", "0.1", ...), whether the value
