@@ -1,4 +1,5 @@
-// Builds GCUShare's CDI spec from the cards of this host (DESIGN.md "CDI").
+// Builds GCUShare's CDI spec from the cards of this host (docs/contracts.md
+// "CDI").
 //
 // kind enflame.com/gcu; devices, in this order: one per card named by its
 // index ("0", "1", ... by card index), one per card named by its UUID, and

@@ -1,5 +1,5 @@
-// The CDI name rules (PROTOCOLS.md 5.3): vendor, class, kind, device name and
-// fully qualified device names ("enflame.com/gcu=0").
+// The CDI name rules (docs/protocols.md 5.3): vendor, class, kind, device name
+// and fully qualified device names ("enflame.com/gcu=0").
 //
 // Pure functions on strings; thread-safe. A check returns OK or an
 // InvalidArgument whose message states the broken rule without repeating the

@@ -1,5 +1,5 @@
 // A typed model of the CDI spec that GCUShare builds, and its JSON form with
-// the real serialized keys (PROTOCOLS.md 5.2).
+// the real serialized keys (docs/protocols.md 5.2).
 //
 // The model covers what we emit: env, device nodes, mounts, hooks and
 // additional GIDs. Specs written by others (which may use intelRdt or

@@ -1,6 +1,6 @@
 // Checks a CDI spec, ours or anyone's, against the CDI 1.1.0 rules
-// (PROTOCOLS.md 5): what a runtime such as containerd enforces when it loads
-// a spec file, plus path sanity for device nodes and hooks.
+// (docs/protocols.md 5): what a runtime such as containerd enforces when it
+// loads a spec file, plus path sanity for device nodes and hooks.
 //
 // Pure and thread-safe; never throws. The first violation found is returned
 // as InvalidArgument whose message names the JSON field path and the rule,

@@ -1,5 +1,5 @@
 // CDI specification versions and the lowest version a spec needs
-// (PROTOCOLS.md 5.1).
+// (docs/protocols.md 5.1).
 //
 // Pure functions; thread-safe; never throw. They inspect a spec as a JSON
 // tree so that they work on any spec, ours or anyone's; members of the wrong

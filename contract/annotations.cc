@@ -138,7 +138,8 @@ StatusOr<std::vector<uint32_t>> CardsForContainer(const CardAssignment& a,
 }
 
 std::string EncodeNodeCards(const std::vector<NodeCard>& cards) {
-  // ordered_json keeps DESIGN.md's key order, easier for people to read.
+  // ordered_json keeps docs/contracts.md's key order, easier for people to
+  // read.
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const NodeCard& c : cards) {
     nlohmann::ordered_json j = {{"index", c.index},

@@ -1,7 +1,7 @@
-// Codecs for the annotations of DESIGN.md: what the extender writes on a pod
-// at bind (CardAssignment) and what the device plugin publishes on its node
-// (NodeCard list). Pure functions; the JSON shapes and string forms are the
-// contract, so every component encodes and decodes through here.
+// Codecs for the annotations of docs/contracts.md: what the extender writes on
+// a pod at bind (CardAssignment) and what the device plugin publishes on its
+// node (NodeCard list). Pure functions; the JSON shapes and string forms are
+// the contract, so every component encodes and decodes through here.
 #ifndef GCUSHARE_CONTRACT_ANNOTATIONS_H_
 #define GCUSHARE_CONTRACT_ANNOTATIONS_H_
 

@@ -1,6 +1,6 @@
-// The names of DESIGN.md's contracts that users' manifests, runtimes and the
-// components themselves depend on. Keep them exactly; change them only with
-// the design.
+// The names of docs/contracts.md's contracts that users' manifests, runtimes
+// and the components themselves depend on. Keep them exactly; change them only
+// with the design.
 #ifndef GCUSHARE_CONTRACT_NAMES_H_
 #define GCUSHARE_CONTRACT_NAMES_H_
 

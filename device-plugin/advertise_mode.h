@@ -1,10 +1,10 @@
-// How the plugin advertises enflame.com/gcu-memory (DESIGN.md "Any node size
-// at any unit"):
+// How the plugin advertises enflame.com/gcu-memory (docs/architecture.md "Any
+// node size at any unit"):
 //
 //   device-ID mode: register with kubelet and list one device ID per unit in
 //     ListAndWatch; kubelet counts and hands out the IDs (Allocate).
 //   node-status mode: when that list would not fit kubelet's 4 MiB message
-//     limit (PROTOCOLS.md 1.5), do not register; patch the node's status
+//     limit (docs/protocols.md 1.5), do not register; patch the node's status
 //     capacity and allocatable enflame.com/gcu-memory instead, and leave the
 //     hand-out to the NRI plugin.
 //

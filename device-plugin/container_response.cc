@@ -23,7 +23,7 @@ void AddDeviceSpec(const std::string& container_path,
   spec->set_permissions("rw");
 }
 
-// ENFLAME_VISIBLE_DEVICES and the memory environment of DESIGN.md.
+// ENFLAME_VISIBLE_DEVICES and the memory environment of docs/contracts.md.
 void AddEnvironment(const PodMatch& match,
                     const std::vector<const efml::Card*>& cards,
                     contract::MemoryUnit unit,

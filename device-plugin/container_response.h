@@ -1,7 +1,7 @@
-// The answer to one container's Allocate (DESIGN.md flow step 6 and
+// The answer to one container's Allocate (docs/architecture.md flow step 6 and
 // "Environment"):
 //   - cdi_devices: "enflame.com/gcu=<index>" per card;
-//   - the same names in the annotation form of PROTOCOLS.md 5.6,
+//   - the same names in the annotation form of docs/protocols.md 5.6,
 //     "cdi.k8s.io/enflame.com.gcu_<i>[-<j>...]" -> "enflame.com/gcu=<i>,...",
 //     for runtimes that read CDI annotations but not the CRI field;
 //   - envs ENFLAME_VISIBLE_DEVICES, GCUSHARE_MEMORY_LIMIT_MB (this

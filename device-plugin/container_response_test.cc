@@ -53,7 +53,7 @@ TEST(ContainerResponseTest, CdiNameAnnotationEnvAndDevices) {
 }
 
 TEST(ContainerResponseTest, AnnotationKeyFollowsTheCdiRules) {
-  // PROTOCOLS.md 5.6: at most 63 characters after the prefix, alphanumeric
+  // docs/protocols.md 5.6: at most 63 characters after the prefix, alphanumeric
   // at both ends, [A-Za-z0-9_.-] in between.
   for (const auto& cards :
        std::vector<std::vector<uint32_t>>{{0}, {15}, {2, 3}, {4294967295u}}) {

@@ -1,6 +1,6 @@
 // The device IDs the plugin advertises to kubelet for enflame.com/gcu-memory:
 // one ID per memory unit per card, kept short so that as many as possible
-// fit in kubelet's 4 MiB ListAndWatch message (PROTOCOLS.md 1.5).
+// fit in kubelet's 4 MiB ListAndWatch message (docs/protocols.md 1.5).
 //
 // An ID is "<card>-<n>": the card index and the unit number 0..units-1, both
 // in lower-case base 36 ("0-0", "f-2ixr"). 16 cards x 96000 units still give

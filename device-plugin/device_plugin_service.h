@@ -1,5 +1,5 @@
 // DevicePluginService: the v1beta1.DevicePlugin gRPC service kubelet calls
-// on the plugin's socket (PROTOCOLS.md 1.2).
+// on the plugin's socket (docs/protocols.md 1.2).
 //
 //   GetDevicePluginOptions: pre_start_required false,
 //     get_preferred_allocation_available true (the same options the plugin

@@ -1,5 +1,6 @@
-// The command line of gcushare-device-plugin (DESIGN.md "Flags"), on top of
-// the daemon base's --help, --version, --log-dir, --log-level and --seccomp.
+// The command line of gcushare-device-plugin (docs/contracts.md "Flags"), on
+// top of the daemon base's --help, --version, --log-dir, --log-level and
+// --seccomp.
 //
 // --memory-unit is checked while parsing: anything but 1, 0.1, 0.01 and
 // 0.001 stops the program (exit code 2) with a message listing those.

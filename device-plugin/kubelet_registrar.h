@@ -1,4 +1,4 @@
-// KubeletRegistrar: registers the plugin with kubelet (PROTOCOLS.md 1.4
+// KubeletRegistrar: registers the plugin with kubelet (docs/protocols.md 1.4
 // step 2): Registration.Register on <device-plugin-dir>/kubelet.sock.
 //
 // GrpcKubeletRegistrar dials the socket afresh for every call (kubelet may

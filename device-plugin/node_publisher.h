@@ -1,5 +1,5 @@
-// What the plugin publishes on its Node object (DESIGN.md flow step 1 and
-// "Node annotations"):
+// What the plugin publishes on its Node object (docs/architecture.md flow step
+// 1 and "Node annotations"):
 //   status.capacity / status.allocatable enflame.com/gcu-count: the number of
 //     cards (allocatable: the healthy ones);
 //   in node-status mode also enflame.com/gcu-memory: total units (capacity)

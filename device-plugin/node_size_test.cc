@@ -1,4 +1,4 @@
-// "Any node size at any unit" (DESIGN.md): short IDs while they fit
+// "Any node size at any unit" (docs/architecture.md): short IDs while they fit
 // kubelet's 4 MiB, node-status mode past that.
 #include <gtest/gtest.h>
 #include <sys/stat.h>

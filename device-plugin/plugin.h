@@ -1,5 +1,5 @@
-// Plugin: the gcushare-device-plugin, assembled (DESIGN.md flow steps 1 and
-// 6). Start():
+// Plugin: the gcushare-device-plugin, assembled (docs/architecture.md flow
+// steps 1 and 6). Start():
 //   1. discovers the cards (CardSource) and chooses the advertise mode
 //      (advertise_mode.h), logging the decision;
 //   2. writes the CDI spec (cdi/ builder + writer) to the CDI directory;

@@ -1,5 +1,5 @@
-// Allocate matching (DESIGN.md): kubelet's Allocate names device IDs, not a
-// pod, so the plugin guesses which pod it is for.
+// Allocate matching (docs/architecture.md): kubelet's Allocate names device
+// IDs, not a pod, so the plugin guesses which pod it is for.
 //
 // A pod is a candidate when it is on this node (spec.nodeName), Pending,
 // carries the extender's assignment with gcu-device-assigned="false", and has

@@ -1,5 +1,5 @@
 // RegistrationLoop: keeps the plugin registered with kubelet for as long as
-// it runs (DESIGN.md flow step 1, PROTOCOLS.md 1.4).
+// it runs (docs/architecture.md flow step 1, docs/protocols.md 1.4).
 //
 //   1. serve on a fresh socket (ServingControl::Restart);
 //   2. Register with kubelet; while kubelet is absent or refuses, retry with

@@ -1,4 +1,4 @@
-// Detects a kubelet restart from the device-plugin directory (PROTOCOLS.md
+// Detects a kubelet restart from the device-plugin directory (docs/protocols.md
 // 1.4 step 5): on start kubelet deletes every socket in the directory
 // (ours included) and creates a fresh kubelet.sock. So either signal means
 // "serve again and register again":

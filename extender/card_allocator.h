@@ -1,7 +1,7 @@
 // CardAllocator: which card(s) of one node a pod gets, and how good that
 // node is for it. Pure functions over a snapshot of the node's cards.
 //
-// Rules (DESIGN.md):
+// Rules (docs/contracts.md):
 // - A shared request of R units fits on ONE healthy card that no whole-card
 //   pod holds and that has R units unclaimed.
 // - A whole-card request of N needs N healthy cards with nothing on them.

@@ -2,7 +2,7 @@
 // card memory each pod holds, fed by the node and pod informers and by our
 // own binds.
 //
-// Counting rules (DESIGN.md):
+// Counting rules (docs/contracts.md):
 // - A pod holds memory from the moment our bind reserves it (Assume) until
 //   the watch shows it finished (Succeeded/Failed) or deleted. An assumed
 //   pod stays counted while the watch still shows it without our

@@ -201,7 +201,7 @@ std::string ExtenderService::BindPod(const BindingArgs& args) {
   }
 
   // One write: the Binding carries the assignment annotations, and the API
-  // server merges them into the pod as it sets spec.nodeName (PROTOCOLS.md
+  // server merges them into the pod as it sets spec.nodeName (docs/protocols.md
   // 3.5). A Binding that did not commit wrote nothing, so there is nothing
   // to undo on the pod; the uid precondition keeps a re-created pod out.
   auto now = clock_->Now().time_since_epoch();

@@ -2,7 +2,7 @@
 // bind) and its inspect view, over a CardCache, independent of HTTP.
 //
 // Each verb takes the request body as kube-scheduler sends it and returns
-// the HTTP status and body to answer with (PROTOCOLS.md section 2):
+// the HTTP status and body to answer with (docs/protocols.md section 2):
 // - a body that is not the verb's JSON: 400 with a plain-text message, and
 //   nothing changes;
 // - filter: nodes where the pod's request fits on ONE healthy card (or N

@@ -1,5 +1,5 @@
 // ExtenderHttpServer: serves ExtenderService over HTTP (cpp-httplib) under
-// the prefix /gcushare-scheduler (DESIGN.md "Extender HTTP API"):
+// the prefix /gcushare-scheduler (docs/contracts.md "Extender HTTP API"):
 //   POST /filter, /prioritize, /bind   kube-scheduler's extender protocol
 //   GET  /inspect, /inspect/<node>     usage JSON (vendor manual shape)
 //   GET  /version                      the version, plain text

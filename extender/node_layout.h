@@ -1,5 +1,5 @@
 // NodeLayout: what the device plugin published about a node's cards, read
-// from a v1 Node object (DESIGN.md "Node annotations").
+// from a v1 Node object (docs/contracts.md "Node annotations").
 //
 // A node takes part in GCUShare when it carries the label
 // enflame.com/gcushare=true, a known memory unit (enflame.com/gcu-memory-unit)

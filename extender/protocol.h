@@ -1,5 +1,5 @@
-// The kube-scheduler extender wire protocol (PROTOCOLS.md section 2): parse
-// what kube-scheduler sends, encode what it reads.
+// The kube-scheduler extender wire protocol (docs/protocols.md section 2):
+// parse what kube-scheduler sends, encode what it reads.
 //
 // kube-scheduler's Go types have no json tags, so it sends the Go field names
 // (`Pod`, `Nodes`, `NodeNames`, `PodName`, ...) and decodes replies with

@@ -1,4 +1,4 @@
-// Turns API server failures into Status values (PROTOCOLS.md 3.4).
+// Turns API server failures into Status values (docs/protocols.md 3.4).
 //
 // The API server answers errors with a meta/v1 Status object:
 // {"kind":"Status","status":"Failure","reason":"Conflict","message":"...",

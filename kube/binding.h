@@ -1,6 +1,6 @@
 // The body of POST /api/v1/namespaces/<ns>/pods/<pod>/binding
-// (PROTOCOLS.md 3.5): a v1 Binding whose metadata.name is the pod, with the
-// optional UID precondition and annotations to merge into the pod.
+// (docs/protocols.md 3.5): a v1 Binding whose metadata.name is the pod, with
+// the optional UID precondition and annotations to merge into the pod.
 //
 // Pure function; thread-safe.
 #ifndef GCUSHARE_KUBE_BINDING_H_

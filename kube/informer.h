@@ -2,7 +2,7 @@
 // step with the API server, and tells a handler what changed.
 //
 // It lists, then watches from the list's resourceVersion (bookmarks on),
-// storing every event's resourceVersion (PROTOCOLS.md 3.3):
+// storing every event's resourceVersion (docs/protocols.md 3.3):
 //   - the server ends the watch (timeout/EOF): re-watch from the last
 //     resourceVersion;
 //   - 410 Gone/Expired (HTTP or ERROR event): relist and reconcile the

@@ -72,7 +72,7 @@ using WatchCallback = std::function<void(WatchEvent event)>;
 
 enum class PatchType { kMerge, kStrategicMerge, kJsonPatch };
 
-// "application/merge-patch+json" and so on (PROTOCOLS.md 3.6).
+// "application/merge-patch+json" and so on (docs/protocols.md 3.6).
 std::string_view PatchContentType(PatchType type);
 
 struct DeleteOptions {
@@ -137,7 +137,7 @@ class KubeClient {
                                          const nlohmann::json& patch,
                                          std::string_view subresource) = 0;
 
-  // Binds pod `ns`/`pod` to `node` (PROTOCOLS.md 3.5). `uid`, when not
+  // Binds pod `ns`/`pod` to `node` (docs/protocols.md 3.5). `uid`, when not
   // empty, is a precondition; `annotations` are merged into the pod's. An
   // already bound pod gives 409 Conflict.
   virtual Status CreateBinding(

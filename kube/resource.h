@@ -1,5 +1,5 @@
 // Which kind of object a request is about, and its REST paths
-// (PROTOCOLS.md 3.1):
+// (docs/protocols.md 3.1):
 //   core group:  /api/v1/namespaces/<ns>/pods/<name>[/<subresource>]
 //   named group: /apis/<group>/<version>/...
 //   cluster-scoped or all namespaces: no /namespaces/<ns> segment.

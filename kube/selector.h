@@ -1,5 +1,5 @@
 // Label and field selectors evaluated locally (FakeKubeClient), with the
-// equality-based syntax of PROTOCOLS.md 3.1: comma-separated terms
+// equality-based syntax of docs/protocols.md 3.1: comma-separated terms
 //   labels: key=value, key==value, key!=value, key (exists), !key (absent)
 //   fields: dotted.path=value, ==, != (e.g. spec.nodeName=n1); an absent
 //           field reads as "" (spec.nodeName= selects unscheduled pods)

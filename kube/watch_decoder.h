@@ -1,4 +1,4 @@
-// Splits a watch response body into events (PROTOCOLS.md 3.2): JSON
+// Splits a watch response body into events (docs/protocols.md 3.2): JSON
 // objects {"type":...,"object":{...}}, each followed by "\n", arriving in
 // HTTP chunks whose boundaries need not match the objects (a line may come
 // one byte at a time). Bytes are buffered until a newline completes a line.

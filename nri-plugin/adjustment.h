@@ -1,5 +1,5 @@
 // The ContainerAdjustment that gives a container exactly its cards
-// (DESIGN.md flow step 7). Pure.
+// (docs/architecture.md flow step 7). Pure.
 //
 // For each assigned card: a LinuxDevice /dev/gcu<index> with the host
 // node's type, major/minor and mode. Every other card node /dev/gcu<N>

@@ -1,5 +1,5 @@
 // What one container asked for, read from its pod's assignment annotations
-// (DESIGN.md: written by the extender at bind). Pure functions.
+// (docs/contracts.md: written by the extender at bind). Pure functions.
 //
 // Which container gets which card: its entry in gcu-container-devices,
 // else (a pod without container entries, e.g. an older writer or a memory

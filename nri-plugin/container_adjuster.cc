@@ -199,8 +199,9 @@ void ContainerAdjuster::MarkAssigned(const api::PodSandbox& pod,
   }
   if (marker_ != nullptr) {
     // Whole-card pods never pass through Allocate, and node-status mode
-    // skips it for shared pods: the card is handed out here (DESIGN.md).
-    // Marked in the background: the API server may be slow or gone.
+    // skips it for shared pods: the card is handed out here
+    // (docs/contracts.md). Marked in the background: the API server may be slow
+    // or gone.
     marker_->Mark(pod.namespace_(), pod.name(), pod.uid());
   }
 }

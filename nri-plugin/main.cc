@@ -1,6 +1,6 @@
 // gcushare-nri-plugin: an NRI plugin that gives every container exactly the
-// GCU cards its pod was assigned (DESIGN.md flow step 7). It dials the
-// runtime's NRI socket, registers as "gcushare", and adjusts containers at
+// GCU cards its pod was assigned (docs/architecture.md flow step 7). It dials
+// the runtime's NRI socket, registers as "gcushare", and adjusts containers at
 // CreateContainer; it reconnects with backoff whenever the runtime goes
 // away.
 #include <spdlog/spdlog.h>

@@ -1,4 +1,4 @@
-// What the device plugin publishes on this node (DESIGN.md node
+// What the device plugin publishes on this node (docs/contracts.md node
 // annotations): the memory unit (enflame.com/gcu-memory-unit) and each
 // card's memory (enflame.com/gcu-devices), kept by a watch of this node
 // (kube::Informer with fieldSelector metadata.name=<node>, this cache as its

@@ -1,4 +1,4 @@
-// NRI protocol names and event masks (PROTOCOLS.md 4.2, 4.3), shared by
+// NRI protocol names and event masks (docs/protocols.md 4.2, 4.3), shared by
 // the plugin and the stand-in runtime.
 #ifndef GCUSHARE_NRI_PLUGIN_PROTOCOL_H_
 #define GCUSHARE_NRI_PLUGIN_PROTOCOL_H_

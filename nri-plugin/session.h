@@ -1,4 +1,4 @@
-// One connection of the plugin to the runtime (PROTOCOLS.md 4.5): dial the
+// One connection of the plugin to the runtime (docs/protocols.md 4.5): dial the
 // NRI socket, wrap it in the mux, serve the Plugin service on connection 1,
 // call Runtime.RegisterPlugin on connection 2, then serve until the
 // connection ends.

@@ -1,6 +1,6 @@
 // Checks our transcription of the device plugin API against the wire facts
-// of PROTOCOLS.md section 1: the gRPC method paths and the encoded size of a
-// Device entry, which decides how many device IDs fit in kubelet's 4 MiB.
+// of docs/protocols.md section 1: the gRPC method paths and the encoded size of
+// a Device entry, which decides how many device IDs fit in kubelet's 4 MiB.
 #include <gtest/gtest.h>
 
 #include "device-plugin/api/api.grpc.pb.h"

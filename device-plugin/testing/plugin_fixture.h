@@ -4,7 +4,7 @@
 // in a fake cards file the test can rewrite.
 //
 // Pods "bound by the extender" are created directly in the API server with
-// the DESIGN.md assignment annotations and spec.nodeName set.
+// the docs/contracts.md assignment annotations and spec.nodeName set.
 //
 // Not for production code. Aborts the test binary when the fixture itself
 // cannot be set up. Thread-safety: CreateBoundPod/GetPod/GetNode may be

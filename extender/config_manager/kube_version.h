@@ -1,5 +1,5 @@
 // Which Kubernetes minor version a control plane runs, and which
-// KubeSchedulerConfiguration apiVersion it reads (PROTOCOLS.md 2.4):
+// KubeSchedulerConfiguration apiVersion it reads (docs/protocols.md 2.4):
 //   1.19-1.21: kubescheduler.config.k8s.io/v1beta1
 //   1.22:      v1beta2
 //   1.23-1.24: v1beta3

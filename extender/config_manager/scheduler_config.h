@@ -1,6 +1,6 @@
 // kube-scheduler's KubeSchedulerConfiguration, as far as GCUShare touches
-// it: our one entry in `extenders` (DESIGN.md, "kube-scheduler
-// configuration"; keys in PROTOCOLS.md 2.4, the same in v1beta1..v1).
+// it: our one entry in `extenders` (docs/contracts.md, "kube-scheduler
+// configuration"; keys in docs/protocols.md 2.4, the same in v1beta1..v1).
 //
 // An entry is ours when its urlPrefix ends in /gcushare-scheduler (any host
 // and port). Every other entry is kept as it is.

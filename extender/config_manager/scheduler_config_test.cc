@@ -29,7 +29,7 @@ std::string Testdata(const std::string& name) {
   return text;
 }
 
-// DESIGN.md's entry: filter/prioritize/bind, nodeCacheCapable, both
+// docs/contracts.md's entry: filter/prioritize/bind, nodeCacheCapable, both
 // resources with ignoredByScheduler false.
 void ExpectContractEntry(const YAML::Node& e, const std::string& url) {
   ASSERT_TRUE(e.IsMap());

@@ -1,6 +1,6 @@
-// NRI's multiplexer framing (containerd/nri pkg/net/multiplex; PROTOCOLS.md
-// 4.1): one socket ("trunk") carries several logical byte streams, each
-// chunk as
+// NRI's multiplexer framing (containerd/nri pkg/net/multiplex;
+// docs/protocols.md 4.1): one socket ("trunk") carries several logical byte
+// streams, each chunk as
 //   uint32 connection id, big-endian
 //   uint32 payload length N, big-endian
 //   N payload bytes
@@ -28,7 +28,7 @@ inline constexpr uint32_t kPluginServiceConn = 1;
 inline constexpr uint32_t kRuntimeServiceConn = 2;
 
 // What we send per frame: Go readers in NRI v0.12.2 read through 4 KiB
-// buffers and fail on bigger frames (PROTOCOLS.md 4.1), so larger writes
+// buffers and fail on bigger frames (docs/protocols.md 4.1), so larger writes
 // are split into 4096-byte chunks.
 inline constexpr size_t kMaxWriteChunk = 4096;
 // What we accept per frame: NRI v0.3-v0.6 senders wrote frames of up to

@@ -1,4 +1,4 @@
-// ttrpc framing (containerd/ttrpc PROTOCOL.md; PROTOCOLS.md 4.1): every
+// ttrpc framing (containerd/ttrpc PROTOCOL.md; docs/protocols.md 4.1): every
 // message is a 10-byte big-endian header
 //   uint32 length (of the data, header excluded; at most 4 MiB)
 //   uint32 stream id (client streams are odd: 1, 3, 5, ...)

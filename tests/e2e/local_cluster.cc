@@ -46,8 +46,8 @@ Status WriteText(const std::string& path, const std::string& text) {
   return OkStatus();
 }
 
-// DESIGN.md's kube-scheduler configuration (configs/scheduler/), pointing
-// at the extender's port on this machine.
+// docs/contracts.md's kube-scheduler configuration (configs/scheduler/),
+// pointing at the extender's port on this machine.
 std::string SchedulerConfigText(int extender_port) {
   return "apiVersion: kubescheduler.config.k8s.io/v1\n"
          "kind: KubeSchedulerConfiguration\n"

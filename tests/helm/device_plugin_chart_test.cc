@@ -1,5 +1,5 @@
 // The gcushare-device-plugin chart, rendered by the real helm 3.17: lint,
-// default and non-default values, the DESIGN.md contract (sharing-node
+// default and non-default values, the docs/contracts.md contract (sharing-node
 // label, NODE_NAME, host paths, log dir, memory unit) and least-privilege
 // RBAC; values.schema.json rejects a bad memoryUnit.
 #include <gmock/gmock.h>

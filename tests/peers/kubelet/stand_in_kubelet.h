@@ -1,5 +1,5 @@
 // StandInKubelet: the device-manager half of kubelet, for tests and demos
-// (PROTOCOLS.md 1.2-1.5). Faithful where the plugin can tell:
+// (docs/protocols.md 1.2-1.5). Faithful where the plugin can tell:
 //   - serves v1beta1.Registration on <dir>/kubelet.sock; Register checks the
 //     version ("v1beta1") and the resource name (an extended resource: a
 //     domain prefix, not kubernetes.io/, not "requests.") and answers

@@ -1,6 +1,6 @@
 // How the runtime applies a plugin's ContainerAdjustment to the container
 // being created, as containerd's NRI adaptation does (NRI's
-// runtime-tools/generate step, PROTOCOLS.md 4.4 removal markers):
+// runtime-tools/generate step, docs/protocols.md 4.4 removal markers):
 //   env       KEY=VALUE replaces or appends; "-KEY" removes
 //   devices   a path replaces any device at that path and appends a cgroup
 //             rule allowing its major:minor with NRI's

@@ -24,7 +24,7 @@ namespace api = ::nri::pkg::api::v1alpha1;
 std::string FixtureId(uint64_t seed, std::string_view salt);
 std::string FixtureUid(uint64_t seed);
 
-// A pod sandbox; `annotations` are the pod's own (e.g. DESIGN.md's
+// A pod sandbox; `annotations` are the pod's own (e.g. docs/contracts.md's
 // assignment annotations), added beside containerd's CRI ones.
 api::PodSandbox MakePodSandbox(
     const std::string& ns, const std::string& name, uint64_t seed,

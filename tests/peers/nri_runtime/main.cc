@@ -2,10 +2,10 @@
 // end-to-end tests and trying a plugin by hand. Two modes:
 //
 // Fabricated pods (default): it listens on --socket, accepts one plugin,
-// configures and synchronizes it, then creates --pods pods with DESIGN.md
-// assignment annotations (pod i gets card i mod --cards) and one container
-// "main" each, applies the plugin's adjustments and prints each resulting
-// container spec as one JSON line on stdout.
+// configures and synchronizes it, then creates --pods pods with
+// docs/contracts.md assignment annotations (pod i gets card i mod --cards) and
+// one container "main" each, applies the plugin's adjustments and prints each
+// resulting container spec as one JSON line on stdout.
 //
 // Cluster mode (--apiserver=URL or --kubeconfig=PATH, with --node-name):
 // pods come from the API server. Every --poll-interval it lists the pods

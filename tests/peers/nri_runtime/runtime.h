@@ -1,7 +1,7 @@
 // A stand-in NRI runtime (containerd's side of NRI) for tests and the demo:
 // it listens on a unix socket, accepts a plugin over the same mux and ttrpc
 // as containerd, serves the Runtime service on connection 2 and calls the
-// plugin on connection 1 (PROTOCOLS.md 4.5):
+// plugin on connection 1 (docs/protocols.md 4.5):
 //   1. the plugin connects and calls RegisterPlugin; the name and two-digit
 //      index are checked as containerd checks them;
 //   2. Configure {runtime name/version, timeouts on v0.7+, NRI_version on
@@ -45,7 +45,7 @@ namespace gcushare::nri_runtime {
 
 namespace api = ::nri::pkg::api::v1alpha1;
 
-// The NRI library version the runtime emulates (PROTOCOLS.md 4.6).
+// The NRI library version the runtime emulates (docs/protocols.md 4.6).
 enum class NriVersion {
   kV0_4,   // containerd 1.7.7-1.7.13 (the capture)
   kV0_8,   // containerd 1.7.26+, 2.0, 2.1

@@ -1,5 +1,5 @@
-// The kube-scheduler side of the extender protocol (PROTOCOLS.md section 2):
-// the request bodies it sends, byte for byte as kube-scheduler's Go code
+// The kube-scheduler side of the extender protocol (docs/protocols.md section
+// 2): the request bodies it sends, byte for byte as kube-scheduler's Go code
 // writes them (tests/conformance/extender-*.raw), and the replies it reads,
 // decoded like Go's encoding/json does (keys matched exactly first, then
 // ignoring ASCII case; unknown keys ignored; null allowed for every field).

@@ -1,6 +1,6 @@
 // The part of a KubeSchedulerConfiguration (apiVersion
 // kubescheduler.config.k8s.io/v1) the stand-in kube-scheduler uses: the
-// profiles' scheduler names and the `extenders` list (PROTOCOLS.md 2.4).
+// profiles' scheduler names and the `extenders` list (docs/protocols.md 2.4).
 //
 // Decoding is strict like kube-scheduler's: an unknown key in the document
 // or in an extender entry is an error, and the entries are validated the
