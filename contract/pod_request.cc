@@ -5,6 +5,7 @@
 
 #include "contract/names.h"
 #include "contract/quantity.h"
+#include "kube/json_fields.h"
 
 namespace gcushare::contract {
 namespace {
@@ -52,9 +53,10 @@ StatusOr<std::vector<ContainerRequest>> ReadContainers(
                                   " holds a non-object");
     }
     ContainerRequest r;
-    r.name = c.value("name", "");
+    // Never .value(): it throws on a field of another type.
+    r.name = kube::StringAt(c, {"name"});
     r.init = init;
-    r.sidecar = init && c.value("restartPolicy", "") == "Always";
+    r.sidecar = init && kube::StringAt(c, {"restartPolicy"}) == "Always";
     const std::string who = (init ? "init container " : "container ") +
                             (r.name.empty() ? "?" : r.name);
     GCUSHARE_ASSIGN_OR_RETURN(r.memory_units, Amount(c, kResourceMemory, who));

@@ -103,5 +103,20 @@ TEST(PodRequestTest, BadQuantityNamesContainerAndResource) {
   EXPECT_FALSE(ComputePodRequest(nlohmann::json{{"spec", 3}}).ok());
 }
 
+// Fields of another type than the API's read as absent: never an exception
+// (nlohmann's .value() throws type_error on them).
+TEST(PodRequestTest, FieldsOfAnotherTypeDoNotThrow) {
+  nlohmann::json pod = Pod({Container("main", "4")});
+  pod["spec"]["containers"][0]["name"] = 7;
+  pod["spec"]["initContainers"] = nlohmann::json::array(
+      {{{"name", nlohmann::json::array()}, {"restartPolicy", 1}}});
+  StatusOr<PodRequest> r = InvalidArgumentError("not computed");
+  EXPECT_NO_THROW(r = ComputePodRequest(pod));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->memory_units, 4u);
+  ASSERT_EQ(r->containers.size(), 1u);
+  EXPECT_EQ(r->containers[0].name, "");
+}
+
 }  // namespace
 }  // namespace gcushare::contract

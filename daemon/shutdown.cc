@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "base/guarded_thread.h"
+
 namespace gcushare {
 namespace {
 
@@ -23,7 +25,7 @@ sigset_t ShutdownSignals() {
 ShutdownSignal::ShutdownSignal() {
   sigset_t set = ShutdownSignals();
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  waiter_ = std::thread([this] { Run(); });
+  waiter_ = base::StartGuardedThread("shutdown waiter", [this] { Run(); });
 }
 
 ShutdownSignal::~ShutdownSignal() {

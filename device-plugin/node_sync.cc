@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "base/guarded_thread.h"
+
 namespace gcushare::deviceplugin {
 
 NodeSync::NodeSync(NodePublisher* publisher, kube::Clock* clock,
@@ -15,7 +17,7 @@ NodeSync::~NodeSync() { Stop(); }
 
 void NodeSync::Start() {
   if (thread_.joinable()) return;
-  thread_ = std::thread([this] { Run(); });
+  thread_ = base::StartGuardedThread("node sync", [this] { Run(); });
 }
 
 void NodeSync::Stop() {

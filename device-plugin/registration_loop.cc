@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "base/guarded_thread.h"
+
 namespace gcushare::deviceplugin {
 namespace {
 
@@ -27,7 +29,7 @@ RegistrationLoop::~RegistrationLoop() { Stop(); }
 
 void RegistrationLoop::Start() {
   if (thread_.joinable()) return;
-  thread_ = std::thread([this] { Run(); });
+  thread_ = base::StartGuardedThread("kubelet registration", [this] { Run(); });
 }
 
 void RegistrationLoop::Stop() {

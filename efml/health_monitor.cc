@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "base/guarded_thread.h"
+
 namespace gcushare::efml {
 namespace {
 
@@ -108,7 +110,8 @@ void HealthMonitor::Start(std::chrono::milliseconds interval) {
     std::lock_guard<std::mutex> lock(mutex_);
     stop_requested_ = false;
   }
-  thread_ = std::thread([this, interval] { Run(interval); });
+  thread_ = base::StartGuardedThread("card health",
+                                     [this, interval] { Run(interval); });
 }
 
 void HealthMonitor::Stop() {

@@ -13,6 +13,8 @@
 #include <cstring>
 #include <exception>
 
+#include "base/guarded_thread.h"
+
 namespace gcushare::extender {
 namespace {
 
@@ -111,9 +113,10 @@ Status FramedHttpServer::Start() {
                     : reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
   stopping_ = false;
   for (int i = 0; i < options_.worker_threads; ++i) {
-    workers_.emplace_back([this] { WorkerLoop(); });
+    workers_.push_back(
+        base::StartGuardedThread("http worker", [this] { WorkerLoop(); }));
   }
-  io_thread_ = std::thread([this] { IoLoop(); });
+  io_thread_ = base::StartGuardedThread("http io", [this] { IoLoop(); });
   return OkStatus();
 }
 

@@ -5,6 +5,8 @@
 #include <optional>
 #include <utility>
 
+#include "base/guarded_thread.h"
+
 namespace gcushare::kube {
 
 BackgroundQueue::BackgroundQueue(Clock* clock, BackgroundQueueOptions options)
@@ -14,7 +16,7 @@ BackgroundQueue::~BackgroundQueue() { Stop(); }
 
 void BackgroundQueue::Start() {
   if (thread_.joinable()) return;
-  thread_ = std::thread([this] { Run(); });
+  thread_ = base::StartGuardedThread("background queue", [this] { Run(); });
 }
 
 void BackgroundQueue::Stop() {

@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "base/guarded_thread.h"
 #include "kube/json_fields.h"
 
 namespace gcushare::kube {
@@ -48,7 +49,8 @@ void Informer::Start() {
   std::lock_guard<std::mutex> lock(lifecycle_mu_);
   if (started_ || cancel_.IsCancelled()) return;
   started_ = true;
-  thread_ = std::thread([this] { Run(); });
+  thread_ = base::StartGuardedThread("informer " + resource_.plural,
+                                     [this] { Run(); });
 }
 
 void Informer::Stop() {

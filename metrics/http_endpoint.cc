@@ -5,6 +5,8 @@
 
 #include <chrono>
 
+#include "base/guarded_thread.h"
+
 namespace gcushare::metrics {
 
 void AddEndpointFlags(CLI::App& app, EndpointFlags* flags) {
@@ -42,7 +44,8 @@ StatusOr<std::unique_ptr<HttpEndpoint>> HttpEndpoint::Start(
     return UnavailableError("metrics endpoint: cannot listen on " + address +
                             ":" + std::to_string(port));
   }
-  endpoint->thread_ = std::thread([&server] { server.listen_after_bind(); });
+  endpoint->thread_ = base::StartGuardedThread(
+      "metrics http", [&server] { server.listen_after_bind(); });
   // stop() is a no-op until the listen loop runs: wait for it, so that a
   // quick Stop() cannot leave the loop running forever.
   while (!server.is_running()) {

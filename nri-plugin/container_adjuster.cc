@@ -5,6 +5,7 @@
 #include "contract/annotations.h"
 #include "contract/names.h"
 #include "contract/pod_request.h"
+#include "kube/json_fields.h"
 #include "nri-plugin/adjustment.h"
 #include "nri-plugin/card_request.h"
 
@@ -81,8 +82,13 @@ StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
   if (pod.annotations().empty() && pods_ != nullptr) {
     GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json object, ReadPod(pod));
     pod_object = std::move(object);
-    annotations = (*pod_object)["metadata"].value("annotations",
-                                                  nlohmann::json::object());
+    // Never operator[]/.value() on outside JSON: they throw on a field of
+    // another type.
+    const nlohmann::json* found =
+        kube::FindPath(*pod_object, {"metadata", "annotations"});
+    annotations = found != nullptr && found->is_object()
+                      ? *found
+                      : nlohmann::json::object();
   }
 
   StatusOr<std::optional<ContainerCards>> resolved =

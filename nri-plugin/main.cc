@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "assignment/assigned_marker.h"
+#include "base/guarded_thread.h"
 #include "contract/memory_unit.h"
 #include "contract/names.h"
 #include "daemon/daemon.h"
@@ -198,7 +199,8 @@ int main(int argc, char** argv) {
   if (events) events->Start();
   kube::Cancellation cancel;
   daemon.shutdown().OnShutdown([&cancel] { cancel.Cancel(); });
-  std::thread runner([&] { plugin.Run(&cancel); });
+  std::thread runner = gcushare::base::StartGuardedThread(
+      "nri plugin", [&] { plugin.Run(&cancel); });
   daemon.shutdown().Wait();
   spdlog::info("shutting down");
   runner.join();

@@ -6,6 +6,8 @@
 
 #include <cerrno>
 
+#include "base/guarded_thread.h"
+
 namespace gcushare::nri::mux {
 
 class Trunk::ConnSink : public ByteSink {
@@ -43,7 +45,7 @@ ByteSink* Trunk::Sink(uint32_t conn_id) {
 
 void Trunk::Start(std::function<void(const Status&)> on_closed) {
   on_closed_ = std::move(on_closed);
-  reader_ = std::thread([this] { ReadLoop(); });
+  reader_ = base::StartGuardedThread("nri mux reader", [this] { ReadLoop(); });
 }
 
 Status Trunk::Write(uint32_t conn_id, std::string_view bytes) {

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "base/guarded_thread.h"
 #include "nri-plugin/api/ttrpc.pb.h"
 #include "nri-plugin/ttrpc/bounded_parse.h"
 #include "nri-plugin/ttrpc/status_codec.h"
@@ -10,7 +11,10 @@ namespace gcushare::nri::ttrpc {
 
 Server::Server(ByteSink* sink, int workers) : sink_(sink) {
   if (workers < 1) workers = 1;
-  for (int i = 0; i < workers; ++i) workers_.emplace_back([this] { Work(); });
+  for (int i = 0; i < workers; ++i) {
+    workers_.push_back(
+        base::StartGuardedThread("ttrpc worker", [this] { Work(); }));
+  }
 }
 
 Server::~Server() { Stop(); }

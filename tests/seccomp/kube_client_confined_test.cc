@@ -158,7 +158,9 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair("device-plugin", std::function<SyscallAllowList()>([] {
                          return deviceplugin::DevicePluginSyscalls(false);
                        })),
-        std::make_pair("nri-plugin", std::function(nri::NriPluginSyscalls)),
+        std::make_pair("nri-plugin", std::function<SyscallAllowList()>([] {
+                         return nri::NriPluginSyscalls(false);
+                       })),
         std::make_pair("config-manager",
                        std::function(config_manager::ConfigManagerSyscalls))),
     [](const auto& info) {
