@@ -86,7 +86,7 @@ class NriMetricsTest : public ::testing::Test {
   NriMetrics metrics_{&registry_};
   std::unique_ptr<metrics::HttpEndpoint> endpoint_;
   FakeDeviceNodes nodes_;
-  ContainerAdjuster adjuster_{&nodes_, nullptr, nullptr, {}};
+  ContainerAdjuster adjuster_{&nodes_, nullptr, {}};
   kube::RealClock clock_;
   kube::Cancellation cancel_;
   std::unique_ptr<NriPlugin> plugin_;
