@@ -11,6 +11,8 @@ PACKAGES=(
   nlohmann-json3-dev libyaml-cpp-dev libseccomp-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libcurl4-openssl-dev libcpp-httplib-dev
   libcli11-dev clang-format g++ git unzip
+  # Sanitizer runtimes (.bazelrc asan/ubsan/tsan) and libFuzzer (fuzz.sh).
+  libasan8 libubsan1 libtsan2 clang-14 libfuzzer-14-dev
 )
 
 log() { printf 'setup: %s\n' "$*" >&2; }
