@@ -33,6 +33,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 namespace {
 
+// Longest one input may run (libFuzzer's -timeout in scripts/fuzz.sh).
+constexpr unsigned kTimeoutSeconds = 10;
+
 // The input being run, for the crash handler (set before each run).
 const uint8_t* g_current = nullptr;
 size_t g_current_size = 0;
@@ -63,7 +66,8 @@ void InstallCrashHandler() {
   const char* dir = std::getenv("TEST_UNDECLARED_OUTPUTS_DIR");
   std::snprintf(g_crash_path, sizeof(g_crash_path), "%s/crash-input",
                 dir != nullptr ? dir : ".");
-  for (int signal : {SIGABRT, SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP}) {
+  for (int signal :
+       {SIGABRT, SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP, SIGALRM}) {
     std::signal(signal, OnCrash);
   }
 }
@@ -75,7 +79,9 @@ void RunOne(const std::string& input) {
   std::memcpy(copy.get(), input.data(), input.size());
   g_current = copy.get();
   g_current_size = input.size();
+  alarm(kTimeoutSeconds);  // A hang is a finding too (SIGALRM, saved).
   LLVMFuzzerTestOneInput(copy.get(), input.size());
+  alarm(0);
 }
 
 bool ReadFile(const std::filesystem::path& path, std::string* out) {
