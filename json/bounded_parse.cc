@@ -132,6 +132,9 @@ Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
     if (quote != 0) {
       if (quote == '"' && c == '\\') {
         ++i;
+      } else if (quote == '\'' && c == '\'' && i + 1 < text.size() &&
+                 text[i + 1] == '\'') {
+        ++i;  // '' is a quote inside a single-quoted scalar.
       } else if (c == quote) {
         quote = 0;
         if (flow == 0) node_ended = true;
@@ -173,8 +176,18 @@ Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
                                   ": ',' outside a flow collection (line " +
                                   std::to_string(line) + ")");
     }
-    if ((c == '&' || c == '!') && token_start && flow == 0) {
+    // After the root node, yaml-cpp starts a new document: an anchor, tag
+    // or quoted scalar there is a root again.
+    if ((c == '&' || c == '!') && flow == 0 && (token_start || node_ended)) {
       in_property = true;
+      expect_node = expect_node || node_ended;
+      node_ended = false;
+      continue;
+    }
+    if ((c == '"' || c == '\'') && flow == 0 && node_ended) {
+      quote = c;
+      expect_node = false;
+      node_ended = false;
       continue;
     }
     if ((c == '"' || c == '\'') && (token_start || prev == '[' || prev == '{' ||

@@ -90,9 +90,10 @@ TEST(CheckYamlDepthTest, WhatItAcceptsYamlCppLoads) {
 // Found by //fuzz:cdi_spec_fuzzer: yaml-cpp 0.7 never returns on these
 // (each would hang this test without the check).
 TEST(CheckNoYamlCppLoopTest, RefusesWhatYamlCppLoopsOn) {
-  for (const char* text : {",", " ,x", "# c\n,", "'a'\n,", "\"a\" ,", "[1] ,",
-                           "{}\n,", "&x ,", "!t\n ,", "--- ,", "x: 1\n---\n,",
-                           "%YAML 1.2\n--- ,", "a: b\n...\n,", "!,", "&a,"}) {
+  for (const char* text :
+       {",", " ,x", "# c\n,", "'a'\n,", "\"a\" ,", "[1] ,", "{}\n,", "&x ,",
+        "!t\n ,", "--- ,", "x: 1\n---\n,", "%YAML 1.2\n--- ,", "a: b\n...\n,",
+        "!,", "&a,", "'a''b' ,", "'a' &b ,", "'a'&b ,", "'a' 'b' ,"}) {
     Status status = CheckYamlDepth(text, "f.yaml");
     ASSERT_FALSE(status.ok()) << text;
     EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
