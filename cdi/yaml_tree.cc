@@ -86,7 +86,9 @@ class Converter {
     Json object = Json::object();
     std::map<std::string, int> lines;
     for (YAML::const_iterator it = node.begin(); it != node.end(); ++it) {
-      const YAML::Node& key = it->first;
+      // A copy: it-> yields a temporary proxy, so a reference to its
+      // member would dangle (ASan stack-use-after-scope, cdi_spec fuzzer).
+      const YAML::Node key = it->first;
       if (!key.IsScalar()) {
         return At(key.Mark(), "map keys must be plain strings");
       }

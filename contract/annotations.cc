@@ -91,6 +91,10 @@ StatusOr<std::optional<CardAssignment>> DecodeAssignment(
   }
   if (const std::string* v = Get(annotations, kPodAssignTime)) {
     GCUSHARE_ASSIGN_OR_RETURN(uint64_t t, ParseUnsigned(*v, kPodAssignTime));
+    if (t > static_cast<uint64_t>(INT64_MAX)) {
+      return InvalidArgumentError(std::string(kPodAssignTime) + ": \"" + *v +
+                                  "\" is out of range");
+    }
     a.assign_time_ns = static_cast<int64_t>(t);
   }
   if (const std::string* v = Get(annotations, kPodAssigned)) {

@@ -59,6 +59,11 @@ TEST(AssignmentTest, MalformedAnnotationsNamed) {
       {{{"enflame.com/gcu-device-id", "1"},
         {"enflame.com/gcu-container-devices", R"({"a":["1"]})"}},
        "gcu-container-devices"},
+      // Found by //fuzz:pod_annotations_fuzzer: past INT64_MAX the time
+      // was read as a negative one (and written back unreadable).
+      {{{"enflame.com/gcu-device-id", "1"},
+        {"enflame.com/gcu-device-assign-time", "9223372036854775808"}},
+       "gcu-device-assign-time"},
   };
   for (const auto& [annotations, name] : cases) {
     auto decoded = DecodeAssignment(annotations);

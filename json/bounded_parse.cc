@@ -103,6 +103,108 @@ Status CheckYamlDepth(std::string_view text, std::string_view what,
       --flow;
     }
   }
+  return CheckNoYamlCppLoop(text, what);
+}
+
+Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
+  int flow = 0;    // Open [ and {.
+  char quote = 0;  // Inside a quoted scalar: its quote character.
+  bool comment = false;
+  bool expect_node = true;   // Nothing of the document's root node yet.
+  bool node_ended = false;   // Just after a quoted scalar or a collection.
+  bool in_property = false;  // Inside an &anchor or !tag.
+  size_t line = 1;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const bool line_start = i == 0 || text[i - 1] == '\n';
+    if (c == '\0') {
+      return InvalidArgumentError(std::string(what) + ": NUL byte (line " +
+                                  std::to_string(line) +
+                                  "); YAML must be UTF-8");
+    }
+    if (c == '\n') {
+      ++line;
+      comment = false;
+      in_property = false;
+      continue;
+    }
+    if (comment) continue;
+    if (quote != 0) {
+      if (quote == '"' && c == '\\') {
+        ++i;
+      } else if (quote == '\'' && c == '\'' && i + 1 < text.size() &&
+                 text[i + 1] == '\'') {
+        ++i;  // '' is a quote inside a single-quoted scalar.
+      } else if (c == quote) {
+        quote = 0;
+        if (flow == 0) node_ended = true;
+      }
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r') {
+      in_property = false;
+      continue;
+    }
+    const char prev = i == 0 ? ' ' : text[i - 1];
+    const bool token_start =
+        prev == ' ' || prev == '\t' || prev == '\n' || prev == '\r';
+    if (c == '#' && token_start) {
+      comment = true;
+      continue;
+    }
+    // Anchors and tags end at a flow indicator ("!," is "!" then ",").
+    if (in_property &&
+        std::string_view(",[]{}").find(c) == std::string_view::npos) {
+      continue;
+    }
+    in_property = false;
+    if (line_start &&
+        (text.substr(i, 3) == "---" || text.substr(i, 3) == "...") &&
+        (i + 3 == text.size() || text[i + 3] == ' ' || text[i + 3] == '\n' ||
+         text[i + 3] == '\t' || text[i + 3] == '\r')) {
+      expect_node = true;
+      node_ended = false;
+      i += 2;
+      continue;
+    }
+    if (line_start && c == '%') {  // A directive: the rest of the line.
+      comment = true;
+      continue;
+    }
+    if (c == ',' && flow == 0 && (expect_node || node_ended)) {
+      return InvalidArgumentError(std::string(what) +
+                                  ": ',' outside a flow collection (line " +
+                                  std::to_string(line) + ")");
+    }
+    // After the root node, yaml-cpp starts a new document: an anchor, tag
+    // or quoted scalar there is a root again.
+    if ((c == '&' || c == '!') && flow == 0 && (token_start || node_ended)) {
+      in_property = true;
+      expect_node = expect_node || node_ended;
+      node_ended = false;
+      continue;
+    }
+    if ((c == '"' || c == '\'') && flow == 0 && node_ended) {
+      quote = c;
+      expect_node = false;
+      node_ended = false;
+      continue;
+    }
+    if ((c == '"' || c == '\'') && (token_start || prev == '[' || prev == '{' ||
+                                    prev == ',' || prev == ':')) {
+      quote = c;
+      expect_node = false;
+      node_ended = false;
+      continue;
+    }
+    expect_node = false;
+    node_ended = false;
+    if (c == '[' || c == '{') {
+      ++flow;
+    } else if ((c == ']' || c == '}') && flow > 0) {
+      if (--flow == 0) node_ended = true;
+    }
+  }
   return OkStatus();
 }
 

@@ -37,9 +37,19 @@ StatusOr<nlohmann::json> ParseJson(std::string_view text, std::string_view what,
 
 // OK when `text` is nested at most `max_depth` levels as YAML (see above);
 // InvalidArgument "<what>: YAML nested deeper than 256 levels" otherwise.
-// Call before YAML::Load / LoadAll.
+// Also runs CheckNoYamlCppLoop. Call before YAML::Load / LoadAll.
 Status CheckYamlDepth(std::string_view text, std::string_view what,
                       int max_depth = kMaxYamlDepth);
+
+// Debian's yaml-cpp 0.7 never returns from Load/LoadAll when a document's
+// root is followed or begun by a "," outside any flow collection ("," at
+// the start, "'a' ,", "[1]\n,", "&x ,"; found by //fuzz:cdi_spec_fuzzer).
+// Such text is never valid YAML (a plain scalar cannot start with ","), so
+// this rejects it: InvalidArgument "<what>: ',' outside a flow collection
+// (line N)". A "," inside a plain scalar ("a,b", "a , b") is left alone.
+// It also rejects NUL bytes ("<what>: NUL byte (line N); YAML must be
+// UTF-8"): with them yaml-cpp reads UTF-16/32, where the same loop hides.
+Status CheckNoYamlCppLoop(std::string_view text, std::string_view what);
 
 }  // namespace gcushare::json
 

@@ -87,5 +87,39 @@ TEST(CheckYamlDepthTest, WhatItAcceptsYamlCppLoads) {
   EXPECT_TRUE(node["a"].IsSequence());
 }
 
+// Found by //fuzz:cdi_spec_fuzzer: yaml-cpp 0.7 never returns on these
+// (each would hang this test without the check).
+TEST(CheckNoYamlCppLoopTest, RefusesWhatYamlCppLoopsOn) {
+  for (const char* text :
+       {",", " ,x", "# c\n,", "'a'\n,", "\"a\" ,", "[1] ,", "{}\n,", "&x ,",
+        "!t\n ,", "--- ,", "x: 1\n---\n,", "%YAML 1.2\n--- ,", "a: b\n...\n,",
+        "!,", "&a,", "'a''b' ,", "'a' &b ,", "'a'&b ,", "'a' 'b' ,"}) {
+    Status status = CheckYamlDepth(text, "f.yaml");
+    ASSERT_FALSE(status.ok()) << text;
+    EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(status.message().find("',' outside a flow collection"),
+              std::string::npos)
+        << status;
+  }
+}
+
+TEST(CheckNoYamlCppLoopTest, RefusesNulBytes) {
+  // "\0," is a UTF-16 "," to yaml-cpp, and it loops on it too.
+  Status status = CheckYamlDepth(std::string_view("\0,", 2), "f.yaml");
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("NUL byte (line 1)"), std::string::npos)
+      << status;
+}
+
+TEST(CheckNoYamlCppLoopTest, LeavesCommasInScalarsAndFlowsAlone) {
+  for (const char* text :
+       {"a ,", "a\n,", "a: b,c\n", "a: x , y\n", "a: [1, 2]\n",
+        "a: {b: 1, c: 2}\n", "- --feature-gates=A=true,B=false\n", "a: 'x,y'\n",
+        "# a, b\nc: d\n", "[1,\n,]"}) {
+    EXPECT_TRUE(CheckYamlDepth(text, "f.yaml").ok()) << text;
+    EXPECT_NO_THROW(YAML::LoadAll(text)) << text;
+  }
+}
+
 }  // namespace
 }  // namespace gcushare::json

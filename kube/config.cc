@@ -255,10 +255,16 @@ class KubeconfigReader {
 StatusOr<ClientConfig> LoadKubeconfig(const std::string& path,
                                       const std::string& context) {
   GCUSHARE_ASSIGN_OR_RETURN(std::string text, ReadWholeFile(path));
+  return ParseKubeconfig(text, path, context);
+}
+
+StatusOr<ClientConfig> ParseKubeconfig(std::string_view text,
+                                       const std::string& path,
+                                       const std::string& context) {
   GCUSHARE_RETURN_IF_ERROR(json::CheckYamlDepth(text, "kubeconfig " + path));
   YAML::Node root;
   try {
-    root = YAML::Load(text);
+    root = YAML::Load(std::string(text));
   } catch (const YAML::Exception& e) {
     return InvalidArgumentError("kubeconfig " + path +
                                 ": not valid YAML: " + e.what());

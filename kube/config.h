@@ -50,6 +50,13 @@ struct ClientConfig {
 StatusOr<ClientConfig> LoadKubeconfig(const std::string& path,
                                       const std::string& context = "");
 
+// LoadKubeconfig on `text` already read from `path` (which names it in
+// errors and anchors relative file references); reads no file itself.
+// InvalidArgument naming the field on any malformed input.
+StatusOr<ClientConfig> ParseKubeconfig(std::string_view text,
+                                       const std::string& path,
+                                       const std::string& context = "");
+
 // What in-cluster configuration reads; injectable for tests.
 struct InClusterEnv {
   std::string host;  // $KUBERNETES_SERVICE_HOST

@@ -13,6 +13,8 @@ PACKAGES=(
   libcli11-dev clang-format g++ git unzip
   # The release image (scripts/image.sh) and its tests (tests/image/).
   umoci skopeo jq ca-certificates containerd runc
+  # Sanitizer runtimes (.bazelrc asan/ubsan/tsan) and libFuzzer (fuzz.sh).
+  libasan8 libubsan1 libtsan2 clang-14 libfuzzer-14-dev
 )
 
 log() { printf 'setup: %s\n' "$*" >&2; }

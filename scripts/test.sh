@@ -3,11 +3,19 @@
 # Ends with one line "N passed, N failed" counted from Bazel's per-target
 # results; exits non-zero when anything failed or did not build.
 # Extra arguments go to `bazel test` (e.g. a narrower target pattern).
+# `--sanitize` first: every test but the end-to-end ones under ASan+UBSan
+# (or the given targets), as README "Fuzzing and sanitizers" says.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
 
+configs=()
+if [[ ${1:-} == --sanitize ]]; then
+  shift
+  configs=(--config=asan --config=ubsan)
+  (($# == 0)) && set -- -- //... -//tests/e2e/...
+fi
 targets=("$@")
 image_args=()
 if ((${#targets[@]} == 0)); then
@@ -26,7 +34,7 @@ fi
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-bazel test --keep_going --test_summary=short "${image_args[@]}" "${targets[@]}" 2>&1 | tee "$log"
+bazel test "${configs[@]}" --keep_going --test_summary=short "${image_args[@]}" "${targets[@]}" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 
 # Per-target lines look like "//cdi:writer_test   (cached) PASSED in 0.2s".

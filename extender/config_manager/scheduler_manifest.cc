@@ -4,6 +4,8 @@
 
 #include <exception>
 #include <optional>
+#include <string>
+#include <utility>
 
 #include "extender/config_manager/yaml_text.h"
 
@@ -38,6 +40,30 @@ StatusOr<YAML::Node> SchedulerContainer(const YAML::Node& pod,
   }
   return InvalidArgumentError(std::string(what) +
                               ": no kube-scheduler container");
+}
+
+// InvalidArgument unless every entry of the container's volumeMounts and
+// of spec.volumes is a map: kubelet rejects such a manifest, and an edit
+// would add to it a mount that the next inspection cannot read.
+Status CheckMountLists(const YAML::Node& pod, const YAML::Node& container,
+                       std::string_view what) {
+  const std::pair<const char*, YAML::Node> lists[] = {
+      {"volumeMounts", container["volumeMounts"]},
+      {"spec.volumes", pod["spec"]["volumes"]}};
+  for (const auto& [name, list] : lists) {
+    if (!list || list.IsNull()) continue;
+    if (!list.IsSequence()) {
+      return InvalidArgumentError(std::string(what) + ": " + name +
+                                  " is not a list");
+    }
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (!list[i].IsMap()) {
+        return InvalidArgumentError(std::string(what) + ": " + name + "[" +
+                                    std::to_string(i) + "] is not a map");
+      }
+    }
+  }
+  return OkStatus();
 }
 
 // The value of --<name> in command or args ("--name=value" or "--name
@@ -97,6 +123,7 @@ StatusOr<ManifestFacts> InspectManifest(std::string_view text,
   GCUSHARE_ASSIGN_OR_RETURN(YAML::Node pod, ParseYamlMap(text, what));
   try {
     GCUSHARE_ASSIGN_OR_RETURN(YAML::Node c, SchedulerContainer(pod, what));
+    GCUSHARE_RETURN_IF_ERROR(CheckMountLists(pod, c, what));
     ManifestFacts facts;
     facts.image = Str(c["image"]);
     facts.config_path = FlagValue(c, "config").value_or("");
@@ -126,6 +153,7 @@ StatusOr<std::string> EditManifest(std::string_view original,
   GCUSHARE_ASSIGN_OR_RETURN(YAML::Node pod, ParseYamlMap(original, what));
   try {
     GCUSHARE_ASSIGN_OR_RETURN(YAML::Node c, SchedulerContainer(pod, what));
+    GCUSHARE_RETURN_IF_ERROR(CheckMountLists(pod, c, what));
     if (!edit.config_path.empty()) {
       if (FlagValue(c, "config")) {
         return InvalidArgumentError(std::string(what) +

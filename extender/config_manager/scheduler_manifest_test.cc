@@ -184,6 +184,15 @@ TEST(SchedulerManifestTest, RejectsWhatItCannotEdit) {
        "  volumes: [{name: cfg, configMap: {name: c}}]\n",
        "not on a hostPath volume"},
       {"kind: Pod\nspec: [\n", "m.yaml"},
+      {"apiVersion: v1\nkind: Pod\nmetadata: {name: s}\nspec:\n"
+       "  containers:\n  - name: kube-scheduler\n"
+       "    command: [kube-scheduler]\n"
+       "    volumeMounts: [{name: k, mountPath: /etc/k}, --leader-elect]\n",
+       "volumeMounts[1] is not a map"},
+      {"apiVersion: v1\nkind: Pod\nmetadata: {name: s}\nspec:\n"
+       "  containers: [{name: kube-scheduler, command: [kube-scheduler]}]\n"
+       "  volumes: [k]\n",
+       "spec.volumes[0] is not a map"},
   };
   for (const Case& c : cases) {
     auto facts = InspectManifest(c.text, "m.yaml");
@@ -192,6 +201,27 @@ TEST(SchedulerManifestTest, RejectsWhatItCannotEdit) {
     EXPECT_NE(facts.status().message().find(c.message), std::string::npos)
         << facts.status().message();
   }
+}
+
+// Found by //fuzz:scheduler_manifest_fuzzer: an edit of a manifest whose
+// volumeMounts held a scalar succeeded and wrote a manifest that its own
+// inspection (and kubelet) rejects. Now the edit refuses it.
+TEST(SchedulerManifestTest, EditRefusesMountListsItCannotRead) {
+  const std::string text =
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: s}\nspec:\n"
+      "  containers:\n  - name: kube-scheduler\n"
+      "    command: [kube-scheduler]\n"
+      "    volumeMounts: [--bind-address=127.0.0.1]\n";
+  ManifestEdit edit;
+  edit.config_path = "/etc/kubernetes/gcushare/scheduler-config.yaml";
+  edit.mount_dir = "/etc/kubernetes/gcushare";
+  edit.marker = "m";
+  StatusOr<std::string> edited = EditManifest(text, "m.yaml", edit);
+  ASSERT_FALSE(edited.ok()) << *edited;
+  EXPECT_EQ(edited.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(edited.status().message().find("volumeMounts[0] is not a map"),
+            std::string::npos)
+      << edited.status().message();
 }
 
 }  // namespace

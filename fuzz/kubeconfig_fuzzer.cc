@@ -1,0 +1,18 @@
+// Fuzzes kubeconfig files (kube/config.h), with current-context and with
+// an explicit context.
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "kube/config.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  // A path whose directory does not exist: relative file references are
+  // resolved against it but never read here.
+  (void)gcushare::kube::ParseKubeconfig(text, "/nonexistent/kubeconfig");
+  (void)gcushare::kube::ParseKubeconfig(text, "/nonexistent/kubeconfig",
+                                        "kind-kind");
+  return 0;
+}

@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora under fuzz/corpus/ from the conformance captures
+(../shared/conformance, or tests/conformance) and the repository's own
+fixtures. Run from the repository root; re-running rewrites the seed-*
+files only (regression inputs, named crash-*, stay).
+
+Usage: python3 fuzz/make_seeds.py [CONFORMANCE_DIR]
+"""
+import json
+import os
+import struct
+import sys
+
+ROOT = os.getcwd()
+CONF = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "tests/conformance")
+OUT = os.path.join(ROOT, "fuzz/corpus")
+
+
+def put(target, name, data):
+    d = os.path.join(OUT, target)
+    os.makedirs(d, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode()
+    with open(os.path.join(d, "seed-" + name), "wb") as f:
+        f.write(data)
+
+
+def conf(name):
+    with open(os.path.join(CONF, name), "rb") as f:
+        return f.read()
+
+
+def repo(path):
+    with open(os.path.join(ROOT, path), "rb") as f:
+        return f.read()
+
+
+def demux(stream):
+    """{conn_id: concatenated payload} of an NRI mux byte stream."""
+    out = {}
+    i = 0
+    while i + 8 <= len(stream):
+        conn, length = struct.unpack(">II", stream[i:i + 8])
+        out.setdefault(conn, b"")
+        out[conn] += stream[i + 8:i + 8 + length]
+        i += 8 + length
+    return out
+
+
+def ttrpc_frames(stream):
+    """[(header bytes, data)] of a ttrpc byte stream."""
+    frames = []
+    i = 0
+    while i + 10 <= len(stream):
+        length = struct.unpack(">I", stream[i:i + 4])[0]
+        frames.append((stream[i:i + 10], stream[i + 10:i + 10 + length]))
+        i += 10 + length
+    return frames
+
+
+def varint(data, i):
+    shift = value = 0
+    while True:
+        b = data[i]
+        i += 1
+        value |= (b & 0x7F) << shift
+        shift += 7
+        if b < 0x80:
+            return value, i
+
+
+def request_fields(data):
+    """(method, payload) of a serialized ttrpc.Request."""
+    i = 0
+    method = payload = b""
+    while i < len(data):
+        key, i = varint(data, i)
+        if key & 7 == 2:
+            n, i = varint(data, i)
+            if key >> 3 == 2:
+                method = data[i:i + n]
+            elif key >> 3 == 3:
+                payload = data[i:i + n]
+            i += n
+        elif key & 7 == 0:
+            _, i = varint(data, i)
+        else:
+            break
+    return method.decode(), payload
+
+
+# Extender bodies: filter and prioritize (both nodeCacheCapable forms), bind.
+for f in sorted(os.listdir(CONF)):
+    if f.endswith(".raw") and "bind" not in f:
+        put("extender_args", f, conf(f))
+        put("bounded_json", f, conf(f))
+put("extender_bind", "bind.raw", conf("extender-ncc-true-bind-request.raw"))
+put("extender_bind", "lowercase.json",
+    '{"podName":"p","podNamespace":"ns","podUID":"u","node":"n"}')
+put("extender_bind", "nulls.json", '{"PodName":null,"Node":1}')
+
+# Watch streams built from captured objects.
+args = json.loads(conf("extender-ncc-false-filter-2nodes.request.raw"))
+pod = args["Pod"]
+nodes = args["Nodes"]["items"]
+events = [json.dumps({"type": "ADDED", "object": pod}, separators=(",", ":"))]
+events += [json.dumps({"type": "MODIFIED", "object": n}, separators=(",", ":")) for n in nodes]
+events.append('{"type":"BOOKMARK","object":{"kind":"Pod","metadata":{"resourceVersion":"12"}}}')
+put("watch_decoder", "events.jsonl", "\n".join(events) + "\n")
+put("watch_decoder", "gone.jsonl",
+    '{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure",'
+    '"message":"too old resource version","reason":"Expired","code":410}}\n')
+put("watch_decoder", "deleted-partial.jsonl",
+    '{"type":"DELETED","object":{"metadata":{"name":"a"}}}\n{"type":"ADD')
+
+# NRI: the mux streams, the ttrpc streams inside them, the messages inside those.
+r2p = conf("nri-containerd-1.7.13.runtime-to-plugin.bin")
+p2r = conf("nri-containerd-1.7.13.plugin-to-runtime.bin")
+put("mux_frame", "runtime-to-plugin.bin", r2p)
+put("mux_frame", "plugin-to-runtime.bin", p2r)
+put("mux_frame", "runtime-to-plugin-head.bin", r2p[:600])
+selectors = {"CreateContainer": 0, "Configure": 1, "Synchronize": 2, "StateChange": 3}
+seen = {}
+for side, stream in (("r2p", r2p), ("p2r", p2r)):
+    for conn, payload in sorted(demux(stream).items()):
+        put("ttrpc_request", "%s-conn%d.bin" % (side, conn), payload)
+        for k, (header, data) in enumerate(ttrpc_frames(payload)):
+            if k < 6:
+                put("ttrpc_request", "%s-conn%d-frame%d.bin" % (side, conn, k), header + data)
+            if header[8] != 1:
+                continue
+            method, body = request_fields(data)
+            if method in selectors and seen.get(method, 0) < 3:
+                seen[method] = seen.get(method, 0) + 1
+                put("nri_messages", "%s-%d.bin" % (method, seen[method]),
+                    bytes([selectors[method]]) + body)
+put("nri_messages", "empty.bin", b"\x05")
+
+# Pod annotations, card lists, node card layouts.
+put("pod_annotations", "memory.json",
+    json.dumps({"enflame.com/gcu-device-id": "0", "enflame.com/gcu-device-memory": "16",
+                "enflame.com/gcu-device-memory-request": "4",
+                "enflame.com/gcu-device-assign-time": "1700000000000000000",
+                "enflame.com/gcu-device-assigned": "true"}))
+put("pod_annotations", "containers.json",
+    json.dumps({"enflame.com/gcu-device-id": "2,3", "enflame.com/gcu-device-memory": "16",
+                "enflame.com/gcu-device-assigned": "false",
+                "enflame.com/gcu-container-devices": '{"main":[2],"side":[3]}'}))
+put("pod_annotations", "captured.json", json.dumps(pod["metadata"].get("annotations", {})))
+for name, text in (("one", "0"), ("two", "2,3"), ("eight", "0,1,2,3,4,5,6,7"), ("max", "4294967295")):
+    put("card_list", name, text)
+put("node_cards", "two.json",
+    '[{"index":0,"uuid":"GCU-U0000000001","memory":160,"healthy":true,"numa":0},'
+    '{"index":1,"uuid":"GCU-U0000000002","memory":160,"healthy":false}]')
+put("node_cards", "empty.json", "[]")
+
+for name, text in (("int", "4"), ("gi", "16Gi"), ("m", "100M"), ("k", "1k"), ("zero", "0"),
+                   ("exp", "1e3"), ("milli", "1000m")):
+    put("quantity", name, text)
+for name, text in (("zero", "0-0"), ("base36", "a-zz"), ("big", "1z-3w5e11264sgsf")):
+    put("device_id", name, text)
+
+# CDI specs (as in cdi/parser_test.cc), fake cards, kubeconfig.
+put("cdi_spec", "spec.yaml", b"\x00" + b"""# Enflame GCUs
+cdiVersion: "0.5.0"
+kind: enflame.com/gcu
+devices:
+  - name: "0"
+    containerEdits:
+      env:
+        - ENFLAME_VISIBLE_DEVICES=0
+      deviceNodes:
+        - path: /dev/gcu0
+          type: c
+          major: 234
+          minor: 0
+containerEdits:
+  deviceNodes:
+    - path: /dev/gcuctl
+""")
+put("cdi_spec", "spec.json", b"\x01" + b"""{"cdiVersion": "0.5.0", "kind": "enflame.com/gcu",
+ "devices": [{"name": "0", "containerEdits": {"env": ["ENFLAME_VISIBLE_DEVICES=0"],
+ "deviceNodes": [{"path": "/dev/gcu0", "type": "c", "major": 234, "minor": 0}]}}]}""")
+put("fake_cards", "fake-cards.yaml", repo("configs/fake-cards.yaml"))
+put("fake_cards", "none.yaml", "cards: []\n")
+put("kubeconfig", "two-contexts.yaml", """apiVersion: v1
+kind: Config
+current-context: main
+contexts:
+- name: main
+  context: {cluster: c, user: u, namespace: team}
+- name: kind-kind
+  context: {cluster: c2, user: u}
+clusters:
+- name: c
+  cluster:
+    server: https://10.0.0.1:6443/
+    certificate-authority-data: Q0EtUEVN
+- name: c2
+  cluster:
+    server: https://[::1]:6443
+    certificate-authority: ca.crt
+    insecure-skip-tls-verify: true
+users:
+- name: u
+  user:
+    token: abc.def
+    tokenFile: token
+    client-certificate-data: Q0VSVC1QRU0=
+    client-key-data: S0VZLVBFTQ==
+""")
+
+# Config manager: kube-scheduler manifests and scheduler configurations.
+td = "extender/config_manager/testdata"
+for f in sorted(os.listdir(os.path.join(ROOT, td))):
+    target = "scheduler_manifest" if f.startswith("kube-scheduler-1.") and not f.endswith("-config.yaml") else "scheduler_config"
+    put(target, f, repo(os.path.join(td, f)))
+put("scheduler_config", "conformance.yaml", conf("extender-ncc-false.scheduler-config.yaml"))
+put("bounded_json", "deep.json", "[" * 101 + "]" * 101)
+put("bounded_json", "yaml.yaml", repo("configs/fake-cards.yaml"))

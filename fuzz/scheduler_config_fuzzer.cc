@@ -1,0 +1,31 @@
+// Fuzzes the config manager's scheduler configuration editing: adding our
+// extender entry to an existing KubeSchedulerConfiguration, after which
+// the result must parse and carry our entry.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "extender/config_manager/scheduler_config.h"
+#include "extender/config_manager/yaml_text.h"
+
+namespace cm = gcushare::config_manager;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  if (gcushare::StatusOr<YAML::Node> map = cm::ParseYamlMap(text, "fuzz");
+      map.ok()) {
+    (void)cm::EmitYaml(*map);
+  }
+  (void)cm::HasOurEntry(text);
+  cm::ExtenderEntryOptions options;
+  options.url_prefix = cm::ExtenderUrl("127.0.0.1", 32766);
+  gcushare::StatusOr<std::string> edited =
+      cm::AddOurExtender(text, "fuzz config", options);
+  if (!edited.ok()) return 0;
+  if (!cm::ParseYamlMap(*edited, "edited").ok() || !cm::HasOurEntry(*edited)) {
+    __builtin_trap();
+  }
+  return 0;
+}

@@ -1,0 +1,35 @@
+// Fuzzes the config manager's kube-scheduler static pod manifest handling:
+// inspect, then edit (what it does on a control-plane node), then inspect
+// the edited manifest, which must still parse and carry the marker.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "extender/config_manager/scheduler_manifest.h"
+
+namespace cm = gcushare::config_manager;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  gcushare::StatusOr<cm::ManifestFacts> facts =
+      cm::InspectManifest(text, "fuzz manifest");
+  cm::ManifestEdit edit;
+  edit.config_path = "/etc/kubernetes/gcushare/scheduler-config.yaml";
+  edit.mount_dir = "/etc/kubernetes/gcushare";
+  edit.marker = "fuzz";
+  gcushare::StatusOr<std::string> edited =
+      cm::EditManifest(text, "fuzz manifest", edit);
+  if (!facts.ok() || !edited.ok()) return 0;
+  gcushare::StatusOr<cm::ManifestFacts> after =
+      cm::InspectManifest(*edited, "edited manifest");
+  if (!after.ok() || !after->has_marker) {
+    std::fprintf(stderr, "edited manifest does not inspect: %s\n%s\n",
+                 after.ok() ? "no marker" : after.status().ToString().c_str(),
+                 edited->c_str());
+    __builtin_trap();
+  }
+  return 0;
+}
