@@ -6,6 +6,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <thread>
 
 namespace gcushare::kube {
 namespace {
@@ -53,6 +54,11 @@ TEST(BackgroundQueueTest, RetryDelayDoesNotHoldUpNewWork) {
     return Outcome::kDone;
   }));
   EXPECT_TRUE(done.WaitFor(2));
+  // "fresh" leaves the queue once its work has returned, a moment after it
+  // counted itself done: wait for that state, bounded, not for a time.
+  for (int i = 0; i < 10000 && queue.pending() != 1u; ++i) {
+    std::this_thread::sleep_for(milliseconds(1));
+  }
   EXPECT_EQ(queue.pending(), 1u);  // Only the failing key.
   queue.Stop();
   EXPECT_EQ(failing_runs.load(), 1);
