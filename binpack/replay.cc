@@ -160,25 +160,12 @@ class Run {
     return Pick();
   }
 
-  // kube-scheduler's NodeResourcesFit score with the MostAllocated strategy
-  // over CPU and memory (weight 1 each), as the shipped configurations set
-  // it: 0..100, an integer.
-  static double MostAllocated(const SimNode& node, const SimTask& task) {
-    const double cpu =
-        100.0 * (node.cpu_total - node.cpu_free + task.cpu) / node.cpu_total;
-    const double memory = 100.0 *
-                          (node.memory_total - node.memory_free + task.memory) /
-                          node.memory_total;
-    return std::floor((std::floor(cpu) + std::floor(memory)) / 2);
-  }
-
   int ChooseDefault(const SimTask& task, std::vector<uint32_t>* cards) {
     contract::PodRequest request;
     request.memory_units = task.units;
     request.cards = task.cards;
     std::shared_ptr<const extender::RequestMix> mix = history_.Mix();
-    // The extender's rank decides; kube-scheduler's own score breaks ties.
-    std::array<double, 4> best_key{};
+    std::array<double, 3> best_key{};
     std::vector<std::vector<uint32_t>> placements(nodes_.size());
     for (size_t i = 0; i < nodes_.size(); ++i) {
       const SimNode& node = nodes_[i];
@@ -187,10 +174,7 @@ class Run {
           &node.cached, request, extender::Policy::kBinpack, mix.get());
       if (!verdict.fits) continue;
       placements[i] = std::move(verdict.placement.cards);
-      const auto& rank = verdict.placement.rank;
-      std::array<double, 4> key = {rank[0], rank[1], rank[2],
-                                   MostAllocated(node, task)};
-      Offer(static_cast<int>(i), key, &best_key);
+      Offer(static_cast<int>(i), verdict.placement.rank, &best_key);
     }
     int chosen = Pick();
     if (chosen >= 0) *cards = placements[chosen];

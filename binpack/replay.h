@@ -10,15 +10,17 @@
 // the tasks placed so far, the node is chosen the way kube-scheduler
 // chooses from the extender's answers (the best rank, random among ties:
 // the extender's filter keeps only the best-ranked nodes), and the cards
-// are the ones Judge() chose. Tasks that ask for no card are placed the way
-// kube-scheduler's default profile places them (NodeResourcesFit
-// LeastAllocated over CPU and memory, random among ties). The references:
+// are the ones Judge() chose. Tasks that ask for no card are placed alike
+// under every policy, by BestFit's node rule below (the extender never sees
+// them). The references:
 // - bestfit, the paper's BestFit: the node left with the least
 //   0.5 * free CPU / 128 cores + 0.5 * free card memory / 8 reference cards,
 //   then the tightest card;
 // - fgd, Fragmentation Gradient Descent (Weng et al., ATC '23): the node and
 //   card adding the least expected fragmentation against the request mix of
-//   the whole trace (known in advance, as in the paper).
+//   the whole trace (known in advance, as in the paper), random among ties.
+//   Unlike the paper's, its fragmentation counts cards only, not the CPU a
+//   task would leave too little of (README.md gives the effect).
 //
 // Pure function of its inputs and seed; thread-compatible (runs may go on
 // in parallel threads).

@@ -8,6 +8,11 @@ namespace {
 
 int Round(double x) { return static_cast<int>(std::lround(x)); }
 
+// How much one unit of expected fragmentation weighs against one unit of
+// memory left free on a node, in kBinpack's node rank (tuned with the
+// openb replay, binpack/README.md).
+constexpr double kFragmentWeight = 2;
+
 // Share of the node's healthy memory still unclaimed after adding `units`.
 double NodeFreeShareAfter(const std::vector<CardUsage>& cards, uint64_t units) {
   uint64_t total = 0, free = 0;
@@ -42,12 +47,6 @@ NodeFree SumFree(const std::vector<CardUsage>& cards) {
     }
   }
   return sum;
-}
-
-int FragmentScore(double added, uint64_t taken) {
-  if (taken == 0) return 0;
-  double score = 10 * (1 - added / static_cast<double>(taken));
-  return Round(std::clamp(score, 0.0, 10.0));
 }
 
 // Fragmentation the shared pod of `units` adds on `card` of a node whose
@@ -103,9 +102,13 @@ StatusOr<Placement> PlaceShared(const std::vector<CardUsage>& cards,
   Placement placement;
   placement.cards = {best->index};
   if (policy == Policy::kBinpack) {
-    placement.score = FragmentScore(best_added, units);
-    placement.rank = {-best_added, best_key[1],
-                      -static_cast<double>(sum.Total() - units)};
+    placement.score = Round(10 * (1 - NodeFreeShareAfter(cards, units)));
+    // Nodes: the least memory left plus twice the fragmentation added
+    // (fuller nodes first, keeping untouched nodes whole), then the
+    // tightest card.
+    placement.rank = {-static_cast<double>(sum.Total() - units) -
+                          kFragmentWeight * best_added,
+                      best_key[1], 0};
   } else {
     placement.score = Round(10 * NodeFreeShareAfter(cards, units));
     placement.rank = {static_cast<double>(placement.score), 0, 0};
@@ -143,9 +146,10 @@ StatusOr<Placement> PlaceWhole(const std::vector<CardUsage>& cards,
         mix.WholeFragment(sum.partial_free, sum.untouched - count,
                           sum.untouched_free - taken) -
         mix.WholeFragment(sum.partial_free, sum.untouched, sum.untouched_free);
-    placement.score = FragmentScore(added, taken);
-    placement.rank = {-added, -static_cast<double>(sum.untouched - count),
-                      -static_cast<double>(sum.Total() - taken)};
+    placement.score = Round(10 * (1 - NodeFreeShareAfter(cards, taken)));
+    placement.rank = {
+        -static_cast<double>(sum.Total() - taken) - kFragmentWeight * added,
+        -static_cast<double>(sum.untouched - count), 0};
   } else {
     const double share =
         static_cast<double>(count) / static_cast<double>(free.size());

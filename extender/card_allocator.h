@@ -11,12 +11,15 @@
 // - kBinpack (default) leaves as little memory stranded as possible. It
 //   measures fragmentation against the requests the extender has placed
 //   (RequestMix: free memory no likely request can use, and untouched cards
-//   a whole-card request could no longer get) and chooses the card(s) whose
-//   use adds the least of it; ties go to the tightest card fit, then to the
-//   node with the least memory left (so used nodes fill before untouched
-//   ones), then to the lower index. `rank` orders nodes the same way; the
-//   0..10 score is 10 * (1 - fragmentation added / memory taken), clamped.
-//   Without a mix (nothing placed yet) this is best fit.
+//   a whole-card request could no longer get). On a node it chooses the
+//   card(s) whose use adds the least of it, then the tightest card, then a
+//   card in use. Nodes rank by the memory they keep free afterwards plus
+//   twice the fragmentation added, smaller first (so used nodes fill before
+//   untouched ones, and untouched nodes stay whole for gcu-count pods), then
+//   by the tightest card (shared) or the fewest untouched cards left
+//   (whole). The 0..10 score is the share of the node's memory in use
+//   afterwards (fuller is better). Without a mix (nothing placed yet) this
+//   is best fit.
 // - kSpread does the opposite: the emptiest card, and nodes with the largest
 //   share of their memory still free afterwards score highest.
 //
