@@ -32,16 +32,26 @@ std::vector<std::string> Split(const std::string& text) {
   return out;
 }
 
+// A whole decimal number; throws std::invalid_argument otherwise.
+uint64_t ParseWhole(const std::string& text) {
+  size_t used = 0;
+  uint64_t value = std::stoull(text, &used);
+  if (used != text.size() || text[0] == '-' || text[0] == '+') {
+    throw std::invalid_argument(text);
+  }
+  return value;
+}
+
 StatusOr<std::vector<uint64_t>> ParseSeeds(const std::string& text) {
   std::vector<uint64_t> seeds;
   for (const std::string& part : Split(text)) {
     size_t dash = part.find('-');
     try {
       if (dash == std::string::npos) {
-        seeds.push_back(std::stoull(part));
+        seeds.push_back(ParseWhole(part));
       } else {
-        uint64_t first = std::stoull(part.substr(0, dash));
-        uint64_t last = std::stoull(part.substr(dash + 1));
+        uint64_t first = ParseWhole(part.substr(0, dash));
+        uint64_t last = ParseWhole(part.substr(dash + 1));
         if (last < first || last - first > 1000) throw std::out_of_range("");
         for (uint64_t s = first; s <= last; ++s) seeds.push_back(s);
       }
@@ -120,8 +130,8 @@ int Main(int argc, char** argv) {
   std::vector<uint32_t> g2_sizes;
   for (const std::string& size : Split(g2_text)) {
     try {
-      int value = std::stoi(size);
-      if (value <= 0 || value > 1024) throw std::out_of_range("");
+      uint64_t value = ParseWhole(size);
+      if (value == 0 || value > 1024) throw std::out_of_range("");
       g2_sizes.push_back(static_cast<uint32_t>(value));
     } catch (const std::exception&) {
       return fail(InvalidArgumentError("--g2-gib: \"" + size +
