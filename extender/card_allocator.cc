@@ -8,6 +8,11 @@ namespace {
 
 int Round(double x) { return static_cast<int>(std::lround(x)); }
 
+// How much one unit of expected fragmentation weighs against one unit of
+// memory left free on a node, in kBinpack's node rank (tuned with the
+// openb replay, binpack/README.md).
+constexpr double kFragmentWeight = 2;
+
 // Share of the node's healthy memory still unclaimed after adding `units`.
 double NodeFreeShareAfter(const std::vector<CardUsage>& cards, uint64_t units) {
   uint64_t total = 0, free = 0;
@@ -21,45 +26,99 @@ double NodeFreeShareAfter(const std::vector<CardUsage>& cards, uint64_t units) {
   return static_cast<double>(free) / static_cast<double>(total);
 }
 
+// The healthy cards of a node, summed the way RequestMix measures them.
+struct NodeFree {
+  uint64_t partial_free = 0;  // On cards in use by shared pods.
+  uint32_t untouched = 0;
+  uint64_t untouched_free = 0;
+
+  uint64_t Total() const { return partial_free + untouched_free; }
+};
+
+NodeFree SumFree(const std::vector<CardUsage>& cards) {
+  NodeFree sum;
+  for (const CardUsage& card : cards) {
+    if (!card.healthy || card.whole) continue;
+    if (card.Untouched()) {
+      ++sum.untouched;
+      sum.untouched_free += card.Free();
+    } else {
+      sum.partial_free += card.Free();
+    }
+  }
+  return sum;
+}
+
+// Fragmentation the shared pod of `units` adds on `card` of a node whose
+// free memory is `sum`.
+double SharedFragmentAdded(const RequestMix& mix, const NodeFree& sum,
+                           const CardUsage& card, uint64_t units) {
+  const uint64_t free = card.Free();
+  const uint64_t after = free - units;
+  double added = mix.SharedFragment(after) - mix.SharedFragment(free);
+  const double before =
+      mix.WholeFragment(sum.partial_free, sum.untouched, sum.untouched_free);
+  if (card.Untouched()) {
+    added += mix.WholeFragment(sum.partial_free + after, sum.untouched - 1,
+                               sum.untouched_free - free) -
+             before;
+  } else {
+    added += mix.WholeFragment(sum.partial_free - units, sum.untouched,
+                               sum.untouched_free) -
+             before;
+  }
+  return added;
+}
+
 StatusOr<Placement> PlaceShared(const std::vector<CardUsage>& cards,
-                                uint64_t units, Policy policy) {
+                                uint64_t units, Policy policy,
+                                const RequestMix& mix) {
+  const NodeFree sum = SumFree(cards);
   const CardUsage* best = nullptr;
+  std::array<double, 3> best_key{};
+  double best_added = 0;
   for (const CardUsage& card : cards) {
     if (!card.healthy || card.whole || card.Free() < units) continue;
-    if (best == nullptr) {
-      best = &card;
-      continue;
-    }
-    bool better;
+    std::array<double, 3> key;
+    double added = 0;
     if (policy == Policy::kBinpack) {
-      // A card in use beats an untouched one; then the tightest fit.
-      if (card.Untouched() != best->Untouched()) {
-        better = !card.Untouched();
-      } else {
-        better = card.Free() < best->Free();
-      }
+      // Least fragmentation added, then the tightest fit, then a card in
+      // use over an untouched one.
+      added = SharedFragmentAdded(mix, sum, card, units);
+      key = {-added, -static_cast<double>(card.Free() - units),
+             card.Untouched() ? 0.0 : 1.0};
     } else {
-      better = card.Free() > best->Free();
+      key = {static_cast<double>(card.Free()), 0, 0};
     }
-    if (better) best = &card;  // Ties keep the lower index (input order).
+    if (best == nullptr || key > best_key) {  // Ties keep the lower index.
+      best = &card;
+      best_key = key;
+      best_added = added;
+    }
   }
   if (best == nullptr) {
     return FailedPreconditionError(std::string(kInsufficientMemoryReason));
   }
-  const double fill = static_cast<double>(best->used_units + units) /
-                      static_cast<double>(best->total_units);
   Placement placement;
   placement.cards = {best->index};
   if (policy == Policy::kBinpack) {
-    placement.score = best->Untouched() ? Round(4 * fill) : 5 + Round(5 * fill);
+    placement.score = Round(10 * (1 - NodeFreeShareAfter(cards, units)));
+    // Nodes: the least memory left plus twice the fragmentation added
+    // (fuller nodes first, keeping untouched nodes whole), then the
+    // tightest card.
+    placement.rank = {-static_cast<double>(sum.Total() - units) -
+                          kFragmentWeight * best_added,
+                      best_key[1], 0};
   } else {
     placement.score = Round(10 * NodeFreeShareAfter(cards, units));
+    placement.rank = {static_cast<double>(placement.score), 0, 0};
   }
   return placement;
 }
 
 StatusOr<Placement> PlaceWhole(const std::vector<CardUsage>& cards,
-                               uint32_t count, Policy policy) {
+                               uint32_t count, Policy policy,
+                               const RequestMix& mix) {
   std::vector<const CardUsage*> free;
   for (const CardUsage& card : cards) {
     if (card.healthy && card.Untouched()) free.push_back(&card);
@@ -71,14 +130,32 @@ StatusOr<Placement> PlaceWhole(const std::vector<CardUsage>& cards,
                                    std::to_string(free.size()) + " free");
   }
   Placement placement;
+  uint64_t taken = 0;
+  double added = 0;
   for (uint32_t i = 0; i < count; ++i) {
     placement.cards.push_back(free[i]->index);
+    taken += free[i]->Free();
+    added -= mix.SharedFragment(free[i]->Free());
   }
   std::sort(placement.cards.begin(), placement.cards.end());
-  const double share =
-      static_cast<double>(count) / static_cast<double>(free.size());
-  placement.score =
-      policy == Policy::kBinpack ? Round(10 * share) : Round(10 * (1 - share));
+  if (policy == Policy::kBinpack) {
+    // Taking untouched cards where fewest stay untouched keeps whole nodes
+    // free for larger requests.
+    const NodeFree sum = SumFree(cards);
+    added +=
+        mix.WholeFragment(sum.partial_free, sum.untouched - count,
+                          sum.untouched_free - taken) -
+        mix.WholeFragment(sum.partial_free, sum.untouched, sum.untouched_free);
+    placement.score = Round(10 * (1 - NodeFreeShareAfter(cards, taken)));
+    placement.rank = {
+        -static_cast<double>(sum.Total() - taken) - kFragmentWeight * added,
+        -static_cast<double>(sum.untouched - count), 0};
+  } else {
+    const double share =
+        static_cast<double>(count) / static_cast<double>(free.size());
+    placement.score = Round(10 * (1 - share));
+    placement.rank = {static_cast<double>(placement.score), 0, 0};
+  }
   return placement;
 }
 
@@ -92,16 +169,21 @@ StatusOr<Policy> ParsePolicy(std::string_view text) {
 }
 
 StatusOr<Placement> Place(const std::vector<CardUsage>& cards,
-                          const CardRequest& request, Policy policy) {
+                          const CardRequest& request, Policy policy,
+                          const RequestMix* mix) {
+  const RequestMix no_mix;  // Empty: allocates nothing.
+  const RequestMix& used_mix = mix != nullptr ? *mix : no_mix;
   if (request.memory_units > 0 && request.cards > 0) {
     return InvalidArgumentError(
         "pod asks for both enflame.com/gcu-memory and enflame.com/gcu-count; "
         "ask for one");
   }
   if (request.memory_units > 0) {
-    return PlaceShared(cards, request.memory_units, policy);
+    return PlaceShared(cards, request.memory_units, policy, used_mix);
   }
-  if (request.cards > 0) return PlaceWhole(cards, request.cards, policy);
+  if (request.cards > 0) {
+    return PlaceWhole(cards, request.cards, policy, used_mix);
+  }
   return InvalidArgumentError("pod asks for no GCU");
 }
 

@@ -8,13 +8,18 @@
 // - Shared and whole-card pods never share a card.
 //
 // Policies:
-// - kBinpack (default) leaves as little memory stranded as possible: it puts
-//   a shared pod on the fitting card it fills best (best fit), prefers cards
-//   already in use over breaking an untouched card, and keeps whole cards
-//   free for whole-card and large requests. Node scores follow the same
-//   order: filling a used card scores 5..10 (fuller is better), breaking an
-//   untouched card 0..4; a whole-card request scores higher where it takes a
-//   larger share of the node's free cards (leaving fewer lone free cards).
+// - kBinpack (default) leaves as little memory stranded as possible. It
+//   measures fragmentation against the requests the extender has placed
+//   (RequestMix: free memory no likely request can use, and untouched cards
+//   a whole-card request could no longer get). On a node it chooses the
+//   card(s) whose use adds the least of it, then the tightest card, then a
+//   card in use. Nodes rank by the memory they keep free afterwards plus
+//   twice the fragmentation added, smaller first (so used nodes fill before
+//   untouched ones, and untouched nodes stay whole for gcu-count pods), then
+//   by the tightest card (shared) or the fewest untouched cards left
+//   (whole). The 0..10 score is the share of the node's memory in use
+//   afterwards (fuller is better). Without a mix (nothing placed yet) this
+//   is best fit.
 // - kSpread does the opposite: the emptiest card, and nodes with the largest
 //   share of their memory still free afterwards score highest.
 //
@@ -22,12 +27,14 @@
 #ifndef GCUSHARE_EXTENDER_CARD_ALLOCATOR_H_
 #define GCUSHARE_EXTENDER_CARD_ALLOCATOR_H_
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "extender/request_mix.h"
 #include "status/status.h"
 
 namespace gcushare::extender {
@@ -63,14 +70,19 @@ struct CardRequest {
 struct Placement {
   std::vector<uint32_t> cards;  // Card indexes, ascending.
   int score = 0;                // 0..10 for kube-scheduler's prioritize.
+  // Finer order between nodes for the same request: higher is better,
+  // compared lexicographically (kSpread: {score, 0, 0}).
+  std::array<double, 3> rank{};
 };
 
 // The placement for `request` on a node with `cards`, or FailedPrecondition
 // whose message is the reason kube-scheduler will show (for shared requests
 // exactly kInsufficientMemoryReason). A request for both memory and cards, or
-// for nothing, is InvalidArgument.
+// for nothing, is InvalidArgument. `mix` (kBinpack; may be null: best fit)
+// is borrowed for the call.
 StatusOr<Placement> Place(const std::vector<CardUsage>& cards,
-                          const CardRequest& request, Policy policy);
+                          const CardRequest& request, Policy policy,
+                          const RequestMix* mix = nullptr);
 
 }  // namespace gcushare::extender
 

@@ -52,7 +52,56 @@ TEST(CardAllocatorTest, BinpackPrefersTightestUsedCard) {
   auto p = Place(node, {5, 0}, Policy::kBinpack);
   ASSERT_TRUE(p.ok());
   EXPECT_EQ(p->cards, std::vector<uint32_t>{1});
-  EXPECT_EQ(p->score, 5 + 5);  // 15/16 full.
+  EXPECT_EQ(p->score, 3);  // 19 of 64 units in use afterwards.
+}
+
+TEST(CardAllocatorTest, BinpackKeepsRoomForTheRequestsItHasSeen) {
+  // Best fit would put 5 units on card 1 (6 free), stranding 1. When pods
+  // of 6 units are common, card 1 is kept for one of them and card 2 (12
+  // free, 7 left) takes the pod instead.
+  std::vector<CardUsage> node = Node(3, 16);
+  node[1].used_units = 10;
+  node[2].used_units = 4;
+  RequestHistory history;
+  for (int i = 0; i < 5; ++i) history.Record(6, 0);
+  history.Record(5, 0);
+  auto learned = Place(node, {5, 0}, Policy::kBinpack, history.Mix().get());
+  ASSERT_TRUE(learned.ok());
+  EXPECT_EQ(learned->cards, std::vector<uint32_t>{2});
+  auto blind = Place(node, {5, 0}, Policy::kBinpack);
+  ASSERT_TRUE(blind.ok());
+  EXPECT_EQ(blind->cards, std::vector<uint32_t>{1});
+}
+
+TEST(CardAllocatorTest, BinpackRanksUsedNodesFirst) {
+  // After 4 and 8 units on card 0 of node a, 12 units rank higher on a
+  // fresh card of a than on untouched node b.
+  std::vector<CardUsage> a = Node(2, 16);
+  a[0].used_units = 12;
+  std::vector<CardUsage> b = Node(2, 16);
+  RequestHistory history;
+  history.Record(4, 0);
+  history.Record(8, 0);
+  auto on_a = Place(a, {12, 0}, Policy::kBinpack, history.Mix().get());
+  auto on_b = Place(b, {12, 0}, Policy::kBinpack, history.Mix().get());
+  ASSERT_TRUE(on_a.ok() && on_b.ok());
+  EXPECT_EQ(on_a->cards, std::vector<uint32_t>{1});
+  EXPECT_GT(on_a->rank, on_b->rank);
+  EXPECT_GT(on_a->score, on_b->score);
+}
+
+TEST(CardAllocatorTest, WholeCardsGoWhereFewestUntouchedCardsStay) {
+  // A pod of 2 whole cards takes the node with 2 untouched cards, keeping
+  // the node with 4 whole for a larger request.
+  std::vector<CardUsage> small = Node(2, 16);
+  std::vector<CardUsage> large = Node(4, 16);
+  RequestHistory history;
+  history.Record(0, 4);
+  history.Record(0, 2);
+  auto on_small = Place(small, {0, 2}, Policy::kBinpack, history.Mix().get());
+  auto on_large = Place(large, {0, 2}, Policy::kBinpack, history.Mix().get());
+  ASSERT_TRUE(on_small.ok() && on_large.ok());
+  EXPECT_GT(on_small->rank, on_large->rank);
 }
 
 TEST(CardAllocatorTest, SpreadPrefersEmptiestCard) {
@@ -66,7 +115,7 @@ TEST(CardAllocatorTest, SpreadPrefersEmptiestCard) {
 
 TEST(CardAllocatorTest, ScoresOrderNodesByStranding) {
   // A node where the pod tops up a used card beats one where it breaks an
-  // untouched card.
+  // untouched card (the node is fuller afterwards: 5 against 3).
   std::vector<CardUsage> used = Node(2, 16);
   used[0].used_units = 8;
   std::vector<CardUsage> fresh = Node(2, 16);
@@ -98,7 +147,7 @@ TEST(CardAllocatorTest, WholeCardsNeedUntouchedCards) {
   auto p = Place(node, {0, 2}, Policy::kBinpack);
   ASSERT_TRUE(p.ok());
   EXPECT_EQ(p->cards, (std::vector<uint32_t>{1, 2}));
-  EXPECT_EQ(p->score, 7);  // Takes 2 of 3 free cards.
+  EXPECT_EQ(p->score, 5);  // 33 of 64 units in use afterwards.
   Apply(node, {0, 2}, *p);
   // Shared pods never land on a whole card, whole pods never on a used one.
   auto shared = Place(node, {15, 0}, Policy::kBinpack);

@@ -45,6 +45,61 @@ std::string JoinCards(const std::vector<uint32_t>& cards) {
   return contract::JoinCardList(cards);
 }
 
+// The reason a fitting node is left out by the binpack filter.
+std::string OutrankedReason(const std::string& best) {
+  return "GCU binpack: node " + best +
+         " holds this pod with less card memory stranded";
+}
+
+// Binpack: only the best-ranked fitting nodes pass, so that kube-scheduler's
+// own scores (which spread pods) choose among equally good nodes only; the
+// others fail (preemption is not needed for them: some node passes).
+// Spread: every fitting node passes.
+void KeepBestRanked(Policy policy,
+                    const std::vector<std::pair<std::string, Placement>>& fits,
+                    FilterResult* result) {
+  const Placement* best = nullptr;
+  for (const auto& [name, placement] : fits) {
+    if (best == nullptr || placement.rank > best->rank) best = &placement;
+  }
+  std::string best_name;
+  for (const auto& [name, placement] : fits) {
+    if (policy == Policy::kSpread || placement.rank == best->rank) {
+      result->passed.push_back(name);
+      if (best_name.empty()) best_name = name;
+    }
+  }
+  for (const auto& [name, placement] : fits) {
+    if (policy != Policy::kSpread && placement.rank != best->rank) {
+      result->failed[name] = OutrankedReason(best_name);
+    }
+  }
+}
+
+// Prioritize's 0..10 per candidate (0 where the pod does not fit): binpack
+// gives 10 to the best-ranked nodes and at most 9 to the others; spread the
+// placement's score.
+std::vector<std::pair<std::string, int64_t>> RankScores(
+    Policy policy,
+    const std::vector<std::pair<std::string, std::optional<Placement>>>&
+        verdicts) {
+  const Placement* best = nullptr;
+  for (const auto& [name, placement] : verdicts) {
+    if (placement && (best == nullptr || placement->rank > best->rank)) {
+      best = &*placement;
+    }
+  }
+  std::vector<std::pair<std::string, int64_t>> scores;
+  for (const auto& [name, placement] : verdicts) {
+    int64_t score = placement ? placement->score : 0;
+    if (placement && policy == Policy::kBinpack) {
+      score = placement->rank == best->rank ? 10 : std::min(score, int64_t{9});
+    }
+    scores.emplace_back(name, score);
+  }
+  return scores;
+}
+
 }  // namespace
 
 ExtenderService::ExtenderService(CardCache* cache, kube::KubeClient* client,
@@ -79,16 +134,19 @@ HttpReply ExtenderService::Filter(std::string_view body) const {
   std::vector<std::string> names;
   names.reserve(candidates.size());
   for (const auto& [name, node] : candidates) names.push_back(name);
+  std::shared_ptr<const RequestMix> mix = history_.Mix();
+  std::vector<std::pair<std::string, Placement>> fits;
   cache_->Visit(names, [&](const std::string& name, const CachedNode* node) {
-    NodeVerdict verdict = Judge(node, *request, policy_);
+    NodeVerdict verdict = Judge(node, *request, policy_, mix.get());
     if (verdict.fits) {
-      result.passed.push_back(name);
+      fits.emplace_back(name, std::move(verdict.placement));
     } else if (verdict.unresolvable) {
       result.failed_unresolvable[name] = verdict.reason;
     } else {
       result.failed[name] = verdict.reason;
     }
   });
+  KeepBestRanked(policy_, fits, &result);
   if (filter_record_ != nullptr) {
     filter_record_->Record(PodIdentity(args->pod).uid, result.passed);
   }
@@ -108,10 +166,15 @@ HttpReply ExtenderService::Prioritize(std::string_view body) const {
     for (const std::string& name : names) scores.emplace_back(name, 0);
     return Ok(EncodeHostPriorityList(scores));
   }
+  std::shared_ptr<const RequestMix> mix = history_.Mix();
+  std::vector<std::pair<std::string, std::optional<Placement>>> verdicts;
   cache_->Visit(names, [&](const std::string& name, const CachedNode* node) {
-    NodeVerdict verdict = Judge(node, *request, policy_);
-    scores.emplace_back(name, verdict.fits ? verdict.placement.score : 0);
+    NodeVerdict verdict = Judge(node, *request, policy_, mix.get());
+    verdicts.emplace_back(name, verdict.fits ? std::optional<Placement>(
+                                                   std::move(verdict.placement))
+                                             : std::nullopt);
   });
+  scores = RankScores(policy_, verdicts);
   return Ok(EncodeHostPriorityList(scores));
 }
 
@@ -167,6 +230,7 @@ std::string ExtenderService::BindPod(const BindingArgs& args) {
   }
 
   // Choose and reserve atomically with respect to other binds.
+  std::shared_ptr<const RequestMix> mix = history_.Mix();
   usage.node = args.node;
   std::string refusal;
   uint64_t card_total = 0;
@@ -180,7 +244,7 @@ std::string ExtenderService::BindPod(const BindingArgs& args) {
       // outcome was unknown): keep its cards. This call owns it from now.
       usage.cards = existing->cards;
     } else {
-      NodeVerdict verdict = Judge(node, *request, policy_);
+      NodeVerdict verdict = Judge(node, *request, policy_, mix.get());
       if (!verdict.fits) {
         refusal = verdict.reason;
         return;
@@ -248,6 +312,7 @@ std::string ExtenderService::BindPod(const BindingArgs& args) {
                                : " (it is bound to " + now_node + ")");
     }
   }
+  history_.Record(usage.units, usage.whole ? usage.cards.size() : 0);
   std::string message =
       usage.whole
           ? "Assigned whole GCU card(s) " + JoinCards(usage.cards) +

@@ -6,11 +6,18 @@
 // - a body that is not the verb's JSON: 400 with a plain-text message, and
 //   nothing changes;
 // - filter: nodes where the pod's request fits on ONE healthy card (or N
-//   entirely free healthy cards for gcu-count) pass; the others fail with
+//   entirely free healthy cards for gcu-count) pass (under binpack only the
+//   best-ranked of them: the others fail with a reason naming a better
+//   node, so kube-scheduler's spreading scores cannot undo the packing);
+//   the others fail with
 //   kInsufficientMemoryReason, or land in FailedAndUnresolvableNodes with
 //   the precise reason when no preemption could help (not a sharing node,
 //   no layout, unknown unit, request larger than any card, mixed request);
-// - prioritize: 0..10 per candidate from CardAllocator;
+// - prioritize: 0..10 per candidate from CardAllocator (binpack: 10 for
+//   the best-ranked);
+// The binpack policy measures fragmentation against the requests of the
+// pods this service has bound (RequestHistory; it starts empty at each
+// start, where binpack is best fit).
 // - bind: refuses (changing nothing) a pod that asks for no GCU resource,
 //   a pod already bound elsewhere, and a pod/node pair the filter verb did
 //   not pass (with a FilterRecord); answers success for a pod already bound
@@ -41,6 +48,7 @@
 #include "extender/filter_record.h"
 #include "extender/pod_locks.h"
 #include "extender/protocol.h"
+#include "extender/request_mix.h"
 #include "kube/clock.h"
 #include "kube/kube_client.h"
 #include "metrics/registry.h"
@@ -90,6 +98,7 @@ class ExtenderService {
   const Policy policy_;
   FilterRecord* const filter_record_;
   PodLocks pod_locks_;
+  RequestHistory history_;  // Pods bound by Bind(); thread-safe.
   metrics::Family<metrics::Counter>& bind_failures_;
 };
 

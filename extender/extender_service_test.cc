@@ -296,6 +296,27 @@ TEST_F(ExtenderServiceTest, PrioritizePrefersTheFullerCard) {
   EXPECT_EQ(scores[2]["Score"], 0);
 }
 
+TEST_F(ExtenderServiceTest, BinpackFilterKeepsTheBestRankedNodes) {
+  // The vendor manual's pods of 4 and 8 GiB share card 0 of node a; a pod
+  // of 12 GiB then goes to a fresh card of a, not to untouched node b:
+  // b fails the filter, so kube-scheduler's spreading scores cannot pick it.
+  AddNode(SharingNode("a", 2, 16));
+  AddNode(SharingNode("b", 2, 16));
+  ASSERT_EQ(Bind(AddPod(MemoryPod("p4", 4)), "a"), "");
+  ASSERT_EQ(Bind(AddPod(MemoryPod("p8", 8)), "a"), "");
+  auto pod = AddPod(MemoryPod("p12", 12));
+  HttpReply reply = service_.Filter(Args(pod, {"b", "a"}));
+  ASSERT_EQ(reply.status, 200);
+  auto result = nlohmann::json::parse(reply.body);
+  EXPECT_EQ(result["NodeNames"], nlohmann::json({"a"}));
+  EXPECT_NE(result["FailedNodes"]["b"].get<std::string>().find("node a"),
+            std::string::npos);
+  reply = service_.Prioritize(Args(pod, {"b", "a"}));
+  auto scores = nlohmann::json::parse(reply.body);
+  EXPECT_EQ(scores[1]["Score"], 10);
+  EXPECT_LT(scores[0]["Score"].get<int>(), 10);
+}
+
 TEST_F(ExtenderServiceTest, BindFailureCounterCountsByStage) {
   AddNode(SharingNode("n1", 1, 4));
   auto pod = AddPod(MemoryPod("a", 8));

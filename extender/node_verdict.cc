@@ -13,7 +13,7 @@ std::string MixedRequestReason() {
 }
 
 NodeVerdict Judge(const CachedNode* node, const contract::PodRequest& request,
-                  Policy policy) {
+                  Policy policy, const RequestMix* mix) {
   NodeVerdict verdict;
   verdict.unresolvable = true;
   if (request.Mixed()) {
@@ -52,7 +52,7 @@ NodeVerdict Judge(const CachedNode* node, const contract::PodRequest& request,
   CardRequest card_request;
   card_request.memory_units = request.memory_units;
   card_request.cards = static_cast<uint32_t>(request.cards);
-  auto placement = Place(node->cards, card_request, policy);
+  auto placement = Place(node->cards, card_request, policy, mix);
   if (!placement.ok()) {
     verdict.unresolvable = false;
     verdict.reason = placement.status().message();

@@ -20,9 +20,10 @@ struct NodeVerdict {
   Placement placement;  // When fits.
 };
 
-// `node` null: not in the cache (not a sharing node).
+// `node` null: not in the cache (not a sharing node). `mix` (may be null) is
+// the binpack policy's request mix, borrowed for the call.
 NodeVerdict Judge(const CachedNode* node, const contract::PodRequest& request,
-                  Policy policy);
+                  Policy policy, const RequestMix* mix = nullptr);
 
 // The reason given on every node for a pod asking for both resources.
 std::string MixedRequestReason();

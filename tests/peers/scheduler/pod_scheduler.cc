@@ -10,6 +10,7 @@
 
 #include "kube/event.h"
 #include "kube/resource.h"
+#include "tests/peers/scheduler/node_score.h"
 #include "tests/peers/scheduler/pending_pods.h"
 
 namespace gcushare::scheduler {
@@ -189,10 +190,18 @@ Decision PodScheduler::Decide(const nlohmann::json& pod,
       extender_scores[host.host] += host.score * extender->config().weight;
     }
   }
+  const HostResources asked = NonZeroRequests(pod);
   int64_t best = 0;
   for (size_t i = 0; i < feasible.size(); ++i) {
     const std::string name = NameOf(*feasible[i]);
-    const int64_t total = extender_scores[name] * kExtenderScoreScale;
+    HostResources requested;
+    for (const nlohmann::json* other : on_node[name]) {
+      HostResources r = NonZeroRequests(*other);
+      requested.cpu_milli += r.cpu_milli;
+      requested.memory += r.memory;
+    }
+    const int64_t total = extender_scores[name] * kExtenderScoreScale +
+                          DefaultPluginScore(asked, requested, *feasible[i]);
     if (i == 0 || total > best) {
       best = total;
       decision.node = name;

@@ -6,9 +6,11 @@
 //      attempt unless the extender is ignorable;
 //   3. one feasible node is taken as is; with more, every interested
 //      extender prioritizes and the node with the highest
-//      sum(score * weight) * 10 (MaxNodeScore / MaxExtenderPriority) wins;
-//      a tie goes to the first of the best in feasible-list order (the real
-//      scheduler picks one at random), in-tree scoring plugins are not run;
+//      sum(score * weight) * 10 (MaxNodeScore / MaxExtenderPriority) plus
+//      the default profile's plugin scores (node_score.h: NodeResourcesFit
+//      LeastAllocated and NodeResourcesBalancedAllocation, weight 1 each)
+//      wins; a tie goes to the first of the best in feasible-list order (the
+//      real scheduler picks one at random);
 //   4. bind through the interested extender with a bindVerb, else a
 //      Binding through the API; a Normal "Scheduled" event;
 //   5. on failure a Warning "FailedScheduling" event and the pod condition

@@ -282,3 +282,60 @@ TEST_F(PodSchedulerTest, NoNodes) {
 
 }  // namespace
 }  // namespace gcushare::scheduler
+
+namespace gcushare::scheduler {
+namespace {
+
+// kube-scheduler 1.26's default scores (LeastAllocated, BalancedAllocation)
+// spread pods by more than one extender priority level is worth at weight
+// 1: only the extender's filter can keep a pod on the used node.
+TEST_F(PodSchedulerTest, DefaultScoresSpreadUnlessTheExtenderFilters) {
+  for (const std::string name : {"a", "b"}) {
+    json node = {{"metadata", {{"name", name}}},
+                 {"status",
+                  {{"allocatable",
+                    {{"cpu", "8"},
+                     {"memory", "32Gi"},
+                     {"enflame.com/gcu-memory", "32"}}}}}};
+    ASSERT_TRUE(client_.Seed(kube::Resource::Nodes(), node).ok());
+  }
+  json running = {
+      {"metadata", {{"name", "running"}, {"namespace", "default"}}},
+      {"spec",
+       {{"nodeName", "a"},
+        {"containers",
+         {{{"name", "main"},
+           {"resources",
+            {{"requests", {{"cpu", "4"}, {"memory", "16Gi"}}}}}}}}}}};
+  ASSERT_TRUE(client_.Seed(kube::Resource::Pods(), running).ok());
+  json pod = AddPod("p", "12");
+  pod["spec"]["containers"][0]["resources"]["requests"] = {{"cpu", "1"},
+                                                           {"memory", "1Gi"}};
+  FakeExtender extender(GcuExtender(/*binder=*/false));
+  extender.on_prioritize =
+      [](const json&,
+         const std::vector<ObjectPtr>&) -> StatusOr<std::vector<HostPriority>> {
+    return std::vector<HostPriority>{{"a", 10}, {"b", 9}};
+  };
+  PodScheduler scheduler = Make({&extender});
+  Decision spread = scheduler.Decide(pod, Snap());
+  ASSERT_EQ(spread.kind, Decision::Kind::kFeasible);
+  EXPECT_EQ(spread.node, "b");  // 9 * 10 + 186 beats 10 * 10 + 136.
+
+  // The binpack filter passes only its best-ranked node.
+  extender.on_filter = [](const json&, const std::vector<ObjectPtr>& nodes)
+      -> StatusOr<ExtenderFilterResult> {
+    ExtenderFilterResult result;
+    result.nodes = {nodes[0]};
+    result.failed["b"] =
+        "GCU binpack: node a holds this pod with less card "
+        "memory stranded";
+    return result;
+  };
+  Decision packed = scheduler.Decide(pod, Snap());
+  ASSERT_EQ(packed.kind, Decision::Kind::kFeasible);
+  EXPECT_EQ(packed.node, "a");
+}
+
+}  // namespace
+}  // namespace gcushare::scheduler

@@ -1,0 +1,77 @@
+// Replay: places a trace's tasks one at a time on its cluster, the way the
+// FGD paper's simulator does (tasks arrive in shuffled order and never
+// leave; a task no node can take is dropped), and reports how much card
+// memory stays unallocated once the arrived demand reaches the cluster's
+// capacity.
+//
+// The `default` policy is the extender's own: every node the in-tree
+// NodeResourcesFit filter passes (CPU and host memory fit) is judged by
+// extender::Judge() with Policy::kBinpack and the RequestMix learned from
+// the tasks placed so far, the node is chosen the way kube-scheduler
+// chooses from the extender's answers (the best rank, random among ties:
+// the extender's filter keeps only the best-ranked nodes), and the cards
+// are the ones Judge() chose. Tasks that ask for no card are placed alike
+// under every policy, by BestFit's node rule below (the extender never sees
+// them). The references:
+// - bestfit, the paper's BestFit: the node left with the least
+//   0.5 * free CPU / 128 cores + 0.5 * free card memory / 8 reference cards,
+//   then the tightest card;
+// - fgd, Fragmentation Gradient Descent (Weng et al., ATC '23): the node and
+//   card adding the least expected fragmentation against the request mix of
+//   the whole trace (known in advance, as in the paper), random among ties.
+//   Unlike the paper's, its fragmentation counts cards only, not the CPU a
+//   task would leave too little of (README.md gives the effect).
+//
+// Pure function of its inputs and seed; thread-compatible (runs may go on
+// in parallel threads).
+#ifndef GCUSHARE_BINPACK_REPLAY_H_
+#define GCUSHARE_BINPACK_REPLAY_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "binpack/trace.h"
+#include "status/status.h"
+
+namespace gcushare::binpack {
+
+enum class ReplayPolicy { kDefault, kBestFit, kFgd };
+
+// "default", "bestfit", "fgd"; anything else is InvalidArgument.
+StatusOr<ReplayPolicy> ParseReplayPolicy(std::string_view text);
+std::string_view ReplayPolicyName(ReplayPolicy policy);
+
+struct ReplayConfig {
+  // kMemory: cards hold GiB by model (units of 1 GiB); a sharing task asks
+  // ceil(gpu_milli / 1000 * reference_gib) GiB on one card. kMilli: the
+  // paper's model, every card 1000 units and a sharing task gpu_milli.
+  enum class Mode { kMemory, kMilli };
+  Mode mode = Mode::kMemory;
+  uint32_t g2_gib = 16;  // Undisclosed card models' sizes.
+  uint32_t g3_gib = 32;
+  uint32_t reference_gib = 16;  // A whole card's share of a sharing task.
+  // The task list is resampled to this share of the capacity (kMilli: of
+  // the task count, as the paper's simulator does).
+  double inflation = 1.3;
+};
+
+struct ReplayResult {
+  // At the first arrival that brings the arrived demand to the capacity.
+  double unallocated_pct = 0;  // Card memory not allocated, % of capacity.
+  double dropped_pct = 0;      // Demand of dropped tasks, % of arrived.
+  size_t tasks = 0;            // Tasks arrived by then.
+};
+
+// InvalidArgument for a node model without a known size or an empty
+// cluster; FailedPrecondition when the resampled tasks never reach the
+// capacity.
+StatusOr<ReplayResult> Replay(const std::vector<TraceNode>& nodes,
+                              const std::vector<TraceTask>& tasks,
+                              const ReplayConfig& config, ReplayPolicy policy,
+                              uint64_t seed);
+
+}  // namespace gcushare::binpack
+
+#endif  // GCUSHARE_BINPACK_REPLAY_H_

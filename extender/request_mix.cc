@@ -1,0 +1,70 @@
+#include "extender/request_mix.h"
+
+#include <algorithm>
+
+namespace gcushare::extender {
+
+RequestMix::RequestMix(const std::map<uint64_t, uint64_t>& shared,
+                       const std::map<uint32_t, uint64_t>& whole) {
+  for (const auto& [size, count] : shared) total_ += count;
+  uint64_t whole_total = 0;
+  for (const auto& [cards, count] : whole) whole_total += count;
+  total_ += whole_total;
+  if (total_ == 0) return;
+  const double total = static_cast<double>(total_);
+  double running = 0;
+  for (auto it = shared.rbegin(); it != shared.rend(); ++it) {
+    running += static_cast<double>(it->second) / total;
+    sizes_.push_back(it->first);
+    above_.push_back(running);
+  }
+  std::reverse(sizes_.begin(), sizes_.end());
+  std::reverse(above_.begin(), above_.end());
+  running = 0;
+  for (auto it = whole.rbegin(); it != whole.rend(); ++it) {
+    running += static_cast<double>(it->second) / total;
+    counts_.push_back(it->first);
+    whole_above_.push_back(running);
+  }
+  std::reverse(counts_.begin(), counts_.end());
+  std::reverse(whole_above_.begin(), whole_above_.end());
+  whole_share_ = static_cast<double>(whole_total) / total;
+}
+
+double RequestMix::SharedFragment(uint64_t free) const {
+  // Sizes larger than `free` cannot use it.
+  auto it = std::upper_bound(sizes_.begin(), sizes_.end(), free);
+  if (it == sizes_.end()) return 0;
+  return static_cast<double>(free) * above_[it - sizes_.begin()];
+}
+
+double RequestMix::WholeFragment(uint64_t partial_free, uint32_t untouched,
+                                 uint64_t untouched_free) const {
+  double fragment = whole_share_ * static_cast<double>(partial_free);
+  auto it = std::upper_bound(counts_.begin(), counts_.end(), untouched);
+  if (it != counts_.end()) {
+    fragment += static_cast<double>(untouched_free) *
+                whole_above_[it - counts_.begin()];
+  }
+  return fragment;
+}
+
+void RequestHistory::Record(uint64_t memory_units, uint32_t cards) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (memory_units > 0) {
+    ++shared_[memory_units];
+  } else if (cards > 0) {
+    ++whole_[cards];
+  } else {
+    return;
+  }
+  mix_.reset();
+}
+
+std::shared_ptr<const RequestMix> RequestHistory::Mix() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!mix_) mix_ = std::make_shared<const RequestMix>(shared_, whole_);
+  return mix_;
+}
+
+}  // namespace gcushare::extender
