@@ -86,6 +86,7 @@ double Percentile(std::vector<double> v, double p) {
 std::unique_ptr<httplib::Client> Connect(int port) {
   auto client = std::make_unique<httplib::Client>("127.0.0.1", port);
   client->set_keep_alive(true);
+  client->set_tcp_nodelay(true);  // As Go clients: no Nagle delay.
   client->set_read_timeout(30, 0);
   client->set_default_headers({{"Accept-Encoding", "gzip"}});
   return client;
@@ -217,8 +218,11 @@ int Main(int argc, char** argv) {
     }
   }
   if (ready_s < 0) {
-    std::fprintf(stderr, "the extender never became ready; see %s\n",
-                 log.c_str());
+    std::ifstream out(log);
+    std::string text((std::istreambuf_iterator<char>(out)), {});
+    std::fprintf(
+        stderr, "the extender never became ready; it said:\n%s\n",
+        text.substr(text.size() > 4000 ? text.size() - 4000 : 0).c_str());
     return 1;
   }
   const pid_t pid = extender.pid();
