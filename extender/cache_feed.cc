@@ -2,7 +2,65 @@
 
 #include <spdlog/spdlog.h>
 
+#include <initializer_list>
+#include <string_view>
+
+#include "contract/names.h"
+#include "contract/pod_request.h"
+
 namespace gcushare::extender {
+namespace {
+
+// metadata.<field> of `from` copied into `to`, if it is there.
+void CopyMeta(const nlohmann::json& from, nlohmann::json& to,
+              const char* field) {
+  auto it = from.find(field);
+  if (it != from.end()) to[field] = *it;
+}
+
+// The entries of `from` (an object) named in `keys`, or null when none.
+nlohmann::json Pick(const nlohmann::json& meta, const char* map,
+                    std::initializer_list<std::string_view> keys) {
+  nlohmann::json picked = nlohmann::json::object();
+  auto it = meta.find(map);
+  if (it == meta.end() || !it->is_object()) return picked;
+  for (std::string_view key : keys) {
+    auto entry = it->find(key);
+    if (entry != it->end()) picked[std::string(key)] = *entry;
+  }
+  return picked;
+}
+
+nlohmann::json Identity(const nlohmann::json& object) {
+  nlohmann::json meta = nlohmann::json::object();
+  auto it = object.find("metadata");
+  if (it != object.end() && it->is_object()) {
+    for (const char* field : {"name", "namespace", "uid", "resourceVersion"}) {
+      CopyMeta(*it, meta, field);
+    }
+  }
+  return nlohmann::json{{"metadata", std::move(meta)}};
+}
+
+}  // namespace
+
+std::optional<nlohmann::json> PodKeptForm(const nlohmann::json& pod) {
+  StatusOr<contract::PodRequest> request = contract::ComputePodRequest(pod);
+  if (request.ok() && !request->Wants()) return std::nullopt;
+  return Identity(pod);
+}
+
+std::optional<nlohmann::json> NodeKeptForm(const nlohmann::json& node) {
+  nlohmann::json kept = Identity(node);
+  auto meta = node.find("metadata");
+  if (meta == node.end() || !meta->is_object()) return kept;
+  kept["metadata"]["labels"] =
+      Pick(*meta, "labels", {contract::kSharingNodeLabel});
+  kept["metadata"]["annotations"] =
+      Pick(*meta, "annotations",
+           {contract::kNodeMemoryUnit, contract::kNodeDevices});
+  return kept;
+}
 
 void NodeFeed::OnAdd(const nlohmann::json& node) {
   NodeLayout layout = ParseNodeLayout(node);

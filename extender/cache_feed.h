@@ -8,11 +8,26 @@
 #ifndef GCUSHARE_EXTENDER_CACHE_FEED_H_
 #define GCUSHARE_EXTENDER_CACHE_FEED_H_
 
+#include <nlohmann/json.hpp>
+#include <optional>
+
 #include "extender/card_cache.h"
 #include "kube/event_queue.h"
 #include "kube/informer.h"
 
 namespace gcushare::extender {
+
+// What the informers keep (kube::InformerOptions::transform); README "The
+// extender's memory". The CardCache holds what placement needs, so the
+// informers keep only what reconciling and the handlers' old-state checks
+// read:
+// - a pod that asks for GCU resources (or whose request cannot be read):
+//   metadata name, namespace, uid, resourceVersion; any other pod: nothing
+//   (it is neither stored nor reported);
+// - a node: metadata name, uid, resourceVersion, the sharing label and the
+//   GCU annotations (all ParseNodeLayout() reads).
+std::optional<nlohmann::json> PodKeptForm(const nlohmann::json& pod);
+std::optional<nlohmann::json> NodeKeptForm(const nlohmann::json& node);
 
 class NodeFeed : public kube::InformerHandler {
  public:

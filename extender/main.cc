@@ -135,9 +135,14 @@ int Run(int argc, char** argv) {
   kube::InformerOptions node_options;
   node_options.label_selector = std::string(contract::kSharingNodeLabel) + "=" +
                                 std::string(contract::kSharingNodeLabelValue);
+  node_options.transform = NodeKeptForm;
   kube::Informer nodes(&api, kube::Resource::Nodes(), "", &node_feed,
                        node_options);
-  kube::Informer pods(&api, kube::Resource::Pods(), "", &pod_feed);
+  // The pod informer keeps only pods that ask for GCU resources, as their
+  // identity (README "The extender's memory").
+  kube::InformerOptions pod_options;
+  pod_options.transform = PodKeptForm;
+  kube::Informer pods(&api, kube::Resource::Pods(), "", &pod_feed, pod_options);
 
   FilterRecord filter_record(&clock, /*capacity=*/100000,
                              std::chrono::minutes(10));

@@ -45,6 +45,13 @@ StatusOr<ObjectList> PermissionCheckingKubeClient::List(
   return inner_->List(resource, ns, options);
 }
 
+StatusOr<std::string> PermissionCheckingKubeClient::ListEach(
+    const Resource& resource, std::string_view ns, const ListOptions& options,
+    const ListItemCallback& each) {
+  GCUSHARE_RETURN_IF_ERROR(Check(PermissionKey(resource), "list"));
+  return inner_->ListEach(resource, ns, options, each);
+}
+
 Status PermissionCheckingKubeClient::Watch(const Resource& resource,
                                            std::string_view ns,
                                            const WatchOptions& options,

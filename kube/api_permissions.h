@@ -39,6 +39,9 @@ class PermissionCheckingKubeClient : public KubeClient {
                                std::string_view name) override;
   StatusOr<ObjectList> List(const Resource& resource, std::string_view ns,
                             const ListOptions& options) override;
+  StatusOr<std::string> ListEach(const Resource& resource, std::string_view ns,
+                                 const ListOptions& options,
+                                 const ListItemCallback& each) override;
   Status Watch(const Resource& resource, std::string_view ns,
                const WatchOptions& options,
                const WatchCallback& callback) override;

@@ -112,6 +112,19 @@ StatusOr<ObjectList> CurlKubeClient::List(const Resource& resource,
                                           std::string_view ns,
                                           const ListOptions& options) {
   ObjectList list;
+  GCUSHARE_ASSIGN_OR_RETURN(
+      list.resource_version,
+      ListEach(resource, ns, options, [&list](nlohmann::json item) {
+        list.items.push_back(std::move(item));
+      }));
+  return list;
+}
+
+StatusOr<std::string> CurlKubeClient::ListEach(const Resource& resource,
+                                               std::string_view ns,
+                                               const ListOptions& options,
+                                               const ListItemCallback& each) {
+  std::string resource_version;
   std::string continue_token;
   do {
     UrlQuery query;
@@ -133,17 +146,17 @@ StatusOr<ObjectList> CurlKubeClient::List(const Resource& resource,
                            ": response is not a JSON object");
     }
     auto items = page.find("items");
-    if (items != page.end() && items->is_array()) {
-      list.items.reserve(list.items.size() + items->size());
-      for (nlohmann::json& item : *items) list.items.push_back(std::move(item));
-    } else if (items != page.end() && !items->is_null()) {
+    if (items != page.end() && !items->is_array() && !items->is_null()) {
       return DataLossError("list " + resource.DisplayName() +
                            ": \"items\" is not an array");
     }
-    list.resource_version = ResourceVersionOf(page);
+    resource_version = ResourceVersionOf(page);
     continue_token = StringAt(page, {"metadata", "continue"});
+    if (items != page.end() && items->is_array()) {
+      for (nlohmann::json& item : *items) each(std::move(item));
+    }
   } while (!continue_token.empty());
-  return list;
+  return resource_version;
 }
 
 Status CurlKubeClient::Watch(const Resource& resource, std::string_view ns,

@@ -58,6 +58,11 @@ class CurlKubeClient : public KubeClient {
                                std::string_view name) override;
   StatusOr<ObjectList> List(const Resource& resource, std::string_view ns,
                             const ListOptions& options) override;
+  // One page decoded at a time; its items are handed over before the next
+  // page is requested.
+  StatusOr<std::string> ListEach(const Resource& resource, std::string_view ns,
+                                 const ListOptions& options,
+                                 const ListItemCallback& each) override;
   Status Watch(const Resource& resource, std::string_view ns,
                const WatchOptions& options,
                const WatchCallback& callback) override;

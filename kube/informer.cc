@@ -80,14 +80,14 @@ std::vector<Informer::ObjectPtr> Informer::Snapshot() const {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<ObjectPtr> objects;
   objects.reserve(store_.size());
-  for (const auto& [key, object] : store_) objects.push_back(object);
+  for (const auto& [key, entry] : store_) objects.push_back(entry.object);
   return objects;
 }
 
 Informer::ObjectPtr Informer::Get(std::string_view key) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = store_.find(key);
-  return it == store_.end() ? nullptr : it->second;
+  return it == store_.end() ? nullptr : it->second.object;
 }
 
 size_t Informer::size() const {
@@ -106,59 +106,98 @@ void Informer::SetResourceVersion(std::string resource_version) {
   resource_version_ = std::move(resource_version);
 }
 
+void Informer::Upsert(const std::string& key, nlohmann::json object,
+                      bool modified_event) {
+  if (!options_.transform) {
+    auto stored = std::make_shared<const nlohmann::json>(std::move(object));
+    Store(key, *stored, stored, modified_event);
+    return;
+  }
+  std::optional<nlohmann::json> kept = options_.transform(object);
+  if (!kept.has_value()) {
+    Forget(key, nullptr);  // Not kept (any more): deleted if it was stored.
+    return;
+  }
+  Store(key, object, std::make_shared<const nlohmann::json>(std::move(*kept)),
+        modified_event);
+}
+
+void Informer::Store(const std::string& key, const nlohmann::json& object,
+                     ObjectPtr kept, bool modified_event) {
+  ObjectPtr old;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Entry& slot = store_[key];
+    old = std::move(slot.object);
+    slot.object = std::move(kept);
+    slot.listed = lists_.load();
+  }
+  if (old != nullptr && UidOf(*old) != UidOf(object)) {
+    // Deleted and re-created under the same name while we did not watch
+    // (a relist after a gap, or a resumed watch after a restart of the
+    // server): the old incarnation is gone, the new one is new.
+    handler_->OnDelete(*old);
+    handler_->OnAdd(object);
+  } else if (old == nullptr) {
+    handler_->OnAdd(object);
+  } else if (modified_event || Changed(*old, object)) {
+    handler_->OnUpdate(*old, object);
+  }
+}
+
+void Informer::Forget(const std::string& key,
+                      const nlohmann::json* last_state) {
+  ObjectPtr old;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = store_.find(key);
+    if (it != store_.end()) {
+      old = std::move(it->second.object);
+      store_.erase(it);
+    }
+  }
+  if (old == nullptr) {
+    spdlog::debug("informer {}: {} gone but was not stored",
+                  resource_.DisplayName(), key);
+    return;
+  }
+  handler_->OnDelete(last_state != nullptr ? *last_state : *old);
+}
+
 Status Informer::Relist() {
   ListOptions list_options;
   list_options.label_selector = options_.label_selector;
   list_options.field_selector = options_.field_selector;
   list_options.limit = options_.page_size;
   list_options.cancel = &cancel_;
-  ++lists_;
-  GCUSHARE_ASSIGN_OR_RETURN(ObjectList list,
-                            client_->List(resource_, ns_, list_options));
-
-  std::map<std::string, ObjectPtr, std::less<>> fresh;
-  for (nlohmann::json& item : list.items) {
-    std::string key = KeyOf(item);
-    fresh[std::move(key)] =
-        std::make_shared<const nlohmann::json>(std::move(item));
-  }
-  std::vector<ObjectPtr> deleted;
-  std::vector<std::pair<ObjectPtr, ObjectPtr>> updated;
-  std::vector<ObjectPtr> added;
+  const uint64_t list = ++lists_;
+  // Each item is reconciled as its page arrives: the store never holds the
+  // collection twice, and with a transform only the kept forms stay.
+  size_t items = 0;
+  GCUSHARE_ASSIGN_OR_RETURN(
+      std::string resource_version,
+      client_->ListEach(resource_, ns_, list_options, [&](nlohmann::json item) {
+        ++items;
+        std::string key = KeyOf(item);
+        Upsert(key, std::move(item), false);
+      }));
+  // What the list did not show is gone.
+  std::vector<std::string> gone;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    for (const auto& [key, old_object] : store_) {
-      if (fresh.find(key) == fresh.end()) deleted.push_back(old_object);
+    for (const auto& [key, entry] : store_) {
+      if (entry.listed != list) gone.push_back(key);
     }
-    for (const auto& [key, new_object] : fresh) {
-      auto old = store_.find(key);
-      if (old == store_.end()) {
-        added.push_back(new_object);
-      } else if (UidOf(*old->second) != UidOf(*new_object)) {
-        // Deleted and re-created under the same name during the gap: the
-        // old incarnation is gone, the new one is new.
-        deleted.push_back(old->second);
-        added.push_back(new_object);
-      } else if (Changed(*old->second, *new_object)) {
-        updated.emplace_back(old->second, new_object);
-      }
-    }
-    store_ = std::move(fresh);
-    resource_version_ = list.resource_version;
+    resource_version_ = resource_version;
   }
-  if (lists_.load() > 1) {
+  for (const std::string& key : gone) Forget(key, nullptr);
+  if (list > 1) {
     spdlog::info(
-        "informer {}{}: relisted at resourceVersion {}: {} objects, {} gone, "
-        "{} changed, {} new",
+        "informer {}{}: relisted at resourceVersion {}: {} objects, {} kept, "
+        "{} gone",
         resource_.DisplayName(), ns_.empty() ? "" : " in " + ns_,
-        list.resource_version, list.items.size(), deleted.size(),
-        updated.size(), added.size());
+        resource_version, items, size(), gone.size());
   }
-  for (const ObjectPtr& object : deleted) handler_->OnDelete(*object);
-  for (const auto& [old_object, new_object] : updated) {
-    handler_->OnUpdate(*old_object, *new_object);
-  }
-  for (const ObjectPtr& object : added) handler_->OnAdd(*object);
   {
     std::lock_guard<std::mutex> lock(mu_);
     synced_ = true;
@@ -173,42 +212,10 @@ void Informer::Apply(WatchEvent event) {
   if (event.type == WatchEventType::kBookmark) return;
   std::string key = KeyOf(event.object);
   if (event.type == WatchEventType::kDeleted) {
-    ObjectPtr old;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      auto it = store_.find(key);
-      if (it != store_.end()) {
-        old = std::move(it->second);
-        store_.erase(it);
-      }
-    }
-    if (old == nullptr) {
-      spdlog::debug("informer {}: DELETED {} was not stored",
-                    resource_.DisplayName(), key);
-      return;
-    }
-    handler_->OnDelete(event.object);
+    Forget(key, &event.object);
     return;
   }
-  auto object = std::make_shared<const nlohmann::json>(std::move(event.object));
-  ObjectPtr old;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    ObjectPtr& slot = store_[key];
-    old = std::move(slot);
-    slot = object;
-  }
-  if (old != nullptr && UidOf(*old) != UidOf(*object)) {
-    // The watch missed the old incarnation's DELETED (it cannot, but a
-    // resumed watch after a restart of the server may): delete, then add.
-    handler_->OnDelete(*old);
-    handler_->OnAdd(*object);
-  } else if (old == nullptr) {
-    handler_->OnAdd(*object);
-  } else if (event.type == WatchEventType::kModified ||
-             Changed(*old, *object)) {
-    handler_->OnUpdate(*old, *object);
-  }
+  Upsert(key, std::move(event.object), event.type == WatchEventType::kModified);
 }
 
 void Informer::Run() {

@@ -6,8 +6,10 @@
 //   - the server ends the watch (timeout/EOF): re-watch from the last
 //     resourceVersion;
 //   - 410 Gone/Expired (HTTP or ERROR event): relist and reconcile the
-//     store against the fresh list: OnDelete for objects that vanished,
-//     OnUpdate for changed ones, OnAdd for new ones, so that a cache built
+//     store against the fresh list, page by page as it arrives (no second
+//     copy of the collection is held): OnAdd for new objects and OnUpdate
+//     for changed ones as their page arrives, then OnDelete for objects the
+//     list no longer holds, so that a cache built
 //     on the handler never keeps a ghost and misses no update; an object
 //     re-created under the same name with a new uid is OnDelete of the old
 //     incarnation then OnAdd of the new one (in a watch event too);
@@ -32,10 +34,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -70,6 +74,13 @@ struct InformerOptions {
   BackoffOptions backoff{std::chrono::milliseconds(500),
                          std::chrono::milliseconds(30000), 2.0, 0.2};
   Clock* clock = nullptr;  // Backoff sleeping; null: the real clock.
+  // Optional: the form the store keeps of a decoded object, or nullopt to
+  // ignore the object (neither stored nor reported; one stored before is
+  // reported deleted). It must keep metadata.name, .namespace, .uid and
+  // .resourceVersion. Handlers get the decoded object as new state and the
+  // kept form as old state (OnUpdate's old object, a relist's OnDelete).
+  // Runs on the informer's thread; must not throw. Null: keep everything.
+  std::function<std::optional<nlohmann::json>(const nlohmann::json&)> transform;
 };
 
 class Informer {
@@ -112,6 +123,21 @@ class Informer {
   Status Relist();
   void Apply(WatchEvent event);
   void SetResourceVersion(std::string resource_version);
+  // Stores `object` (kept form: `kept`) under `key` and reports it as
+  // added, changed or re-created against what was stored.
+  void Store(const std::string& key, const nlohmann::json& object,
+             ObjectPtr kept, bool modified_event);
+  // Forgets `key`; reports OnDelete(`last_state`, or the stored form).
+  void Forget(const std::string& key, const nlohmann::json* last_state);
+  // Applies the transform, then Store()s or Forget()s.
+  void Upsert(const std::string& key, nlohmann::json object,
+              bool modified_event);
+
+  // A stored object and the list that last saw it (relist reconciliation).
+  struct Entry {
+    ObjectPtr object;
+    uint64_t listed = 0;
+  };
 
   KubeClient* const client_;
   const Resource resource_;
@@ -128,9 +154,9 @@ class Informer {
 
   mutable std::mutex mu_;
   std::condition_variable synced_cv_;
-  std::map<std::string, ObjectPtr, std::less<>> store_;  // Guarded by mu_.
-  std::string resource_version_;                         // Guarded by mu_.
-  bool synced_ = false;                                  // Guarded by mu_.
+  std::map<std::string, Entry, std::less<>> store_;  // Guarded by mu_.
+  std::string resource_version_;                     // Guarded by mu_.
+  bool synced_ = false;                              // Guarded by mu_.
 
   std::atomic<uint64_t> lists_{0};
   std::atomic<uint64_t> watches_{0};

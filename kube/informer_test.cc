@@ -227,8 +227,8 @@ TEST_F(InformerTest, ErrorEvent410RelistsWithoutGhostsOrLostUpdates) {
   ASSERT_TRUE(handler_.WaitForLog(7));
   EXPECT_EQ(handler_.log(),
             (std::vector<std::string>{"add p1@1", "add p2@2", "add p3@3",
-                                      "update p1@1->11", "delete p2@2",
-                                      "update p3@3->20", "add p4@21"}));
+                                      "update p1@1->11", "update p3@3->20",
+                                      "add p4@21", "delete p2@2"}));
   EXPECT_EQ(handler_.cache(), (std::map<std::string, std::string>{
                                   {"p1", "11"}, {"p3", "20"}, {"p4", "21"}}));
   EXPECT_EQ(informer_->size(), 3u);
@@ -251,8 +251,8 @@ TEST_F(InformerTest, Http410RelistsWithoutGhostsOrLostUpdates) {
       [](const RecordedRequest& r) { return IsWatchFrom(r, "31"); }));
   ASSERT_TRUE(handler_.WaitForLog(4));
   EXPECT_EQ(handler_.log(),
-            (std::vector<std::string>{"add p1@1", "add p2@2", "delete p1@1",
-                                      "update p2@2->30"}));
+            (std::vector<std::string>{"add p1@1", "add p2@2", "update p2@2->30",
+                                      "delete p1@1"}));
   EXPECT_EQ(handler_.cache(),
             (std::map<std::string, std::string>{{"p2", "30"}}));
 }

@@ -1,5 +1,7 @@
 #include "kube/kube_client.h"
 
+#include <utility>
+
 namespace gcushare::kube {
 
 std::string_view WatchEventTypeName(WatchEventType type) {
@@ -14,6 +16,15 @@ std::string_view WatchEventTypeName(WatchEventType type) {
       return "BOOKMARK";
   }
   return "UNKNOWN";
+}
+
+StatusOr<std::string> KubeClient::ListEach(const Resource& resource,
+                                           std::string_view ns,
+                                           const ListOptions& options,
+                                           const ListItemCallback& each) {
+  GCUSHARE_ASSIGN_OR_RETURN(ObjectList list, List(resource, ns, options));
+  for (nlohmann::json& item : list.items) each(std::move(item));
+  return std::move(list.resource_version);
 }
 
 std::string_view PatchContentType(PatchType type) {

@@ -67,6 +67,10 @@ struct WatchEvent {
   nlohmann::json object;
 };
 
+// Runs on the thread that called List()/ListEach(), once per item, in list
+// order.
+using ListItemCallback = std::function<void(nlohmann::json item)>;
+
 // Runs on the thread that called Watch(), once per event, in stream order.
 using WatchCallback = std::function<void(WatchEvent event)>;
 
@@ -103,6 +107,16 @@ class KubeClient {
   virtual StatusOr<ObjectList> List(const Resource& resource,
                                     std::string_view ns,
                                     const ListOptions& options) = 0;
+
+  // As List(), but hands each item to `each` as its page arrives, so that
+  // at most one page is held decoded (a caller that keeps a compact form
+  // never holds the whole collection). Returns the list's resourceVersion.
+  // On an error some items may have been handed over already. The default
+  // runs List() and hands its items over.
+  virtual StatusOr<std::string> ListEach(const Resource& resource,
+                                         std::string_view ns,
+                                         const ListOptions& options,
+                                         const ListItemCallback& each);
 
   // Streams events to `callback` until the stream ends. Returns OK when the
   // server ended it (timeout or EOF: re-watch from the last

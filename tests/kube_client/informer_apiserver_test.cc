@@ -7,6 +7,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -141,12 +142,14 @@ INSTANTIATE_TEST_SUITE_P(ChunkSizes, SplitWatchTest,
 // by a closed GatedClock: Start() returns once it has listed and its first
 // (1 s) watch has ended, so it is not watching until clock.Open().
 struct HeldInformer {
-  HeldInformer(const std::string& url, const std::string& ns)
+  HeldInformer(const std::string& url, const std::string& ns,
+               decltype(kube::InformerOptions::transform) transform = nullptr)
       : client(NewClient(url)) {
     clock.Close();
     if (!client.ok()) return;
     kube::InformerOptions options = FastInformerOptions(&clock);
     options.watch_timeout_seconds = 1;
+    options.transform = std::move(transform);
     informer = std::make_unique<Informer>(client->get(), Resource::Pods(), ns,
                                           &handler, options);
   }
@@ -216,14 +219,14 @@ TEST(RelistTest, ExpiredWatchRelistsWithoutGhostsOrLostUpdates) {
 
   clock.Open();
   ASSERT_TRUE(handler.WaitForLog(6)) << ::testing::PrintToString(handler.log());
-  EXPECT_EQ(
-      handler.log(),
-      (std::vector<std::string>{
-          "add p1@" + Rv(p1), "add p2@" + Rv(p2), "add p3@" + Rv(p3),
-          // The relist: the ghost goes (OnDelete with its last known
-          // state), the update lands, the new pod arrives.
-          "delete p1@" + Rv(p1), "update p2@" + Rv(p2) + "->" + Rv(p2_updated),
-          "add p4@" + Rv(p4)}));
+  EXPECT_EQ(handler.log(),
+            (std::vector<std::string>{
+                "add p1@" + Rv(p1), "add p2@" + Rv(p2), "add p3@" + Rv(p3),
+                // The relist, page by page: the update lands, the new pod
+                // arrives, then the ghost goes (OnDelete with its last known
+                // state).
+                "update p2@" + Rv(p2) + "->" + Rv(p2_updated),
+                "add p4@" + Rv(p4), "delete p1@" + Rv(p1)}));
   EXPECT_EQ(informer.lists(), 2u);
   EXPECT_EQ(informer.Get("relist/p1"), nullptr);
   ASSERT_NE(informer.Get("relist/p2"), nullptr);
@@ -273,6 +276,74 @@ TEST(RelistTest, RecreatedUnderTheSameNameIsDeleteThenAdd) {
                 "add p@" + Rv(new_pod), "add q@" + Rv(filler)}));
   EXPECT_EQ(informer.lists(), 2u);
   EXPECT_EQ(StoredPods(informer), ServerPods(writer, "again"));
+  held.Stop();
+  EXPECT_TRUE(apiserver.Stop().ok()) << apiserver.output();
+}
+
+// With a transform the store keeps only what it returns, objects it drops
+// are neither stored nor reported, and a relist reconciles the kept forms:
+// an object that stops being kept is reported deleted (with its kept form),
+// one that starts being kept is added, and handlers get the decoded object
+// as new state.
+TEST(RelistTest, TransformKeepsOnlyTheKeptFormsAcrossARelist) {
+  ApiserverProcess apiserver({"--history=2", "--bookmark-interval=3600000"});
+  ASSERT_TRUE(apiserver.Start().ok()) << apiserver.output();
+  StandInWriter writer(apiserver.port());
+  auto a = writer.CreatePod("kept", "a", {{"keep", "yes"}});
+  auto b = writer.CreatePod("kept", "b");
+  auto c = writer.CreatePod("kept", "c", {{"keep", "yes"}});
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  HeldInformer held(
+      apiserver.url(), "kept",
+      [](const nlohmann::json& pod) -> std::optional<nlohmann::json> {
+        const nlohmann::json& meta = pod["metadata"];
+        if (meta.value("labels", nlohmann::json::object()).value("keep", "") !=
+            "yes") {
+          return std::nullopt;
+        }
+        return nlohmann::json{{"metadata",
+                               {{"name", meta["name"]},
+                                {"namespace", meta["namespace"]},
+                                {"uid", meta["uid"]},
+                                {"resourceVersion", meta["resourceVersion"]}}}};
+      });
+  ASSERT_TRUE(held.Start());
+  Informer& informer = *held.informer;
+  RecordingHandler& handler = held.handler;
+  EXPECT_EQ(handler.log(),
+            (std::vector<std::string>{"add a@" + Rv(a), "add c@" + Rv(c)}));
+  ASSERT_NE(informer.Get("kept/a"), nullptr);
+  EXPECT_FALSE(informer.Get("kept/a")->contains("spec"));
+  EXPECT_EQ(informer.Get("kept/b"), nullptr);
+
+  // While it does not watch: a goes, b starts being kept, c stops.
+  auto a_gone = writer.DeletePod("kept", "a");
+  auto b_kept = writer.MergePatchPod(
+      "kept", "b", {{"metadata", {{"labels", {{"keep", "yes"}}}}}});
+  auto c_dropped = writer.MergePatchPod(
+      "kept", "c", {{"metadata", {{"labels", {{"keep", "no"}}}}}});
+  ASSERT_TRUE(a_gone.ok() && b_kept.ok() && c_dropped.ok());
+
+  held.clock.Open();
+  ASSERT_TRUE(handler.WaitForLog(5)) << ::testing::PrintToString(handler.log());
+  EXPECT_EQ(handler.log(),
+            (std::vector<std::string>{
+                "add a@" + Rv(a), "add c@" + Rv(c), "add b@" + Rv(b_kept),
+                "delete c@" + Rv(c), "delete a@" + Rv(a)}));
+  EXPECT_EQ(informer.lists(), 2u);
+  EXPECT_EQ(StoredPods(informer),
+            (std::map<std::string, std::string>{{"b", Rv(b_kept)}}));
+  // And the cache built on the handler agrees.
+  EXPECT_EQ(handler.cache(),
+            (std::map<std::string, std::string>{{"b", Rv(b_kept)}}));
+
+  // Watching again: an update reports the kept form as old state.
+  auto b_updated = writer.MergePatchPod(
+      "kept", "b", {{"metadata", {{"labels", {{"more", "x"}}}}}});
+  ASSERT_TRUE(b_updated.ok());
+  ASSERT_TRUE(handler.WaitForLog(6));
+  EXPECT_EQ(handler.log().back(),
+            "update b@" + Rv(b_kept) + "->" + Rv(b_updated));
   held.Stop();
   EXPECT_TRUE(apiserver.Stop().ok()) << apiserver.output();
 }

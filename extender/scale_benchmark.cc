@@ -1,0 +1,368 @@
+// Extender scale benchmark (issue 17): 5,000 sharing nodes x 8 cards and
+// 150,000 pods (50,000 asking for GCU memory) in the stand-in API server
+// (in this process: paged lists, resourceVersions, watches), the REAL
+// gcushare-scheduler-extender binary as a child process, driven over HTTP
+// the way kube-scheduler drives it (keep-alive, Accept-Encoding: gzip,
+// nodeCacheCapable: 500 node names per request). Prints one table:
+//   - ready: process start to /healthz 200 (both informers synced);
+//   - RSS: VmRSS and VmHWM of the extender after sync and at the end;
+//   - filter and prioritize p50/p99 at 1 and 4 connections, and the
+//     extender's CPU per request (utime+stime deltas of /proc/<pid>/stat);
+//   - bind p50/p99 (filter, then bind), one connection and four at once,
+//     and a check that no card holds more than its memory afterwards.
+// Figures depend on the machine (and on what else runs on it).
+//
+//   bazel run -c opt //extender:scale_benchmark [-- --plain-pods=N ...]
+#include <httplib.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "contract/names.h"
+#include "extender/testing/objects.h"
+#include "extender/testing/scale_cluster.h"
+#include "testing/free_port.h"
+#include "testing/scratch_dir.h"
+#include "testing/subprocess.h"
+#include "tests/extender/harness.h"
+#include "tests/peers/apiserver/testing/test_server.h"
+
+namespace gcushare::extender {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+constexpr int kCandidates = 500;
+
+struct ProcStatus {
+  long rss_kib = -1;
+  long hwm_kib = -1;
+};
+
+ProcStatus ReadStatus(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  ProcStatus s;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) s.rss_kib = std::stol(line.substr(6));
+    if (line.rfind("VmHWM:", 0) == 0) s.hwm_kib = std::stol(line.substr(6));
+  }
+  return s;
+}
+
+// utime + stime of `pid`, in seconds.
+double CpuSeconds(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  // Fields after the command (which may hold spaces) start past ')'.
+  std::istringstream rest(text.substr(text.rfind(')') + 2));
+  std::string field;
+  double ticks = 0;
+  for (int i = 3; i <= 15 && rest >> field; ++i) {
+    if (i == 14 || i == 15) ticks += std::stod(field);
+  }
+  return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+double Percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<size_t>(p * v.size()))];
+}
+
+std::unique_ptr<httplib::Client> Connect(int port) {
+  auto client = std::make_unique<httplib::Client>("127.0.0.1", port);
+  client->set_keep_alive(true);
+  client->set_tcp_nodelay(true);  // As Go clients: no Nagle delay.
+  client->set_read_timeout(30, 0);
+  client->set_default_headers({{"Accept-Encoding", "gzip"}});
+  return client;
+}
+
+struct Run {
+  std::vector<double> micros;
+  double cpu_per_request_ms = 0;
+  int errors = 0;
+};
+
+// `connections` clients each send `per_connection` POSTs of `body` to
+// `path`, back to back; latencies as the client sees them.
+Run Drive(int port, pid_t pid, const std::string& path, const std::string& body,
+          int connections, int per_connection) {
+  Run run;
+  std::mutex mu;
+  std::atomic<int> errors{0};
+  const double cpu_before = CpuSeconds(pid);
+  std::vector<std::thread> threads;
+  for (int c = 0; c < connections; ++c) {
+    threads.emplace_back([&] {
+      auto client = Connect(port);
+      std::vector<double> mine;
+      for (int i = 0; i < per_connection; ++i) {
+        auto t0 = Clock::now();
+        auto res = client->Post(path, body, "application/json");
+        mine.push_back(
+            std::chrono::duration<double, std::micro>(Clock::now() - t0)
+                .count());
+        if (!res || res->status != 200) ++errors;
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      run.micros.insert(run.micros.end(), mine.begin(), mine.end());
+    });
+  }
+  for (auto& t : threads) t.join();
+  run.cpu_per_request_ms =
+      (CpuSeconds(pid) - cpu_before) * 1000 / (connections * per_connection);
+  run.errors = errors;
+  return run;
+}
+
+void PrintRow(const std::string& what, const Run& run) {
+  std::printf("| %-38s | %8.3f | %8.3f | %9.3f | %6d |\n", what.c_str(),
+              Percentile(run.micros, 0.5) / 1000,
+              Percentile(run.micros, 0.99) / 1000, run.cpu_per_request_ms,
+              run.errors);
+}
+
+int Main(int argc, char** argv) {
+  spdlog::set_level(spdlog::level::warn);
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  testing::ScaleClusterSpec spec;
+  int rounds = 2000;
+  int binds = 200;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](const char* flag) -> int {
+      return std::stoi(arg.substr(std::string(flag).size()));
+    };
+    if (arg.rfind("--nodes=", 0) == 0) {
+      spec.nodes = value("--nodes=");
+    } else if (arg.rfind("--gcu-pods=", 0) == 0) {
+      spec.gcu_pods = value("--gcu-pods=");
+    } else if (arg.rfind("--plain-pods=", 0) == 0) {
+      spec.plain_pods = value("--plain-pods=");
+    } else if (arg.rfind("--rounds=", 0) == 0) {
+      rounds = value("--rounds=");
+    } else if (arg.rfind("--binds=", 0) == 0) {
+      binds = value("--binds=");
+    } else {
+      std::fprintf(stderr,
+                   "usage: scale_benchmark [--nodes=N] [--gcu-pods=N] "
+                   "[--plain-pods=N] [--rounds=N] [--binds=N]\n");
+      return 2;
+    }
+  }
+
+  apiserver::ServerOptions api_options;
+  api_options.threads = 64;
+  apiserver::testing::TestServer api(api_options);
+  auto fill_start = Clock::now();
+  if (Status s = testing::FillScaleCluster(spec, api.server().store());
+      !s.ok()) {
+    std::fprintf(stderr, "filling the stand-in: %s\n", s.ToString().c_str());
+    return 1;
+  }
+  std::printf(
+      "stand-in API server: %d nodes x %d cards, %d pods (%d ask for GCU) "
+      "at resourceVersion %lld, filled in %.1f s\n",
+      spec.nodes, spec.cards_per_node, spec.gcu_pods + spec.plain_pods,
+      spec.gcu_pods, static_cast<long long>(api.server().store().CurrentRv()),
+      std::chrono::duration<double>(Clock::now() - fill_start).count());
+
+  gcushare::testing::ScratchDir dir;
+  const std::string kubeconfig =
+      gcushare::testing::WriteKubeconfig(dir.path(), api.port());
+  const int port = gcushare::testing::FreeTcpPort();
+  const std::string log = dir.path() + "/extender.out";
+  gcushare::testing::ChildProcess extender;
+  auto start = Clock::now();
+  // Through a shell only to send its output to a file (nobody reads a pipe
+  // during the run); exec keeps the pid.
+  Status started = extender.Start(
+      {"/bin/sh", "-c",
+       "exec " +
+           gcushare::testing::RunfilePath(
+               "extender/gcushare-scheduler-extender") +
+           " --kubeconfig=" + kubeconfig +
+           " --address=127.0.0.1 --port=" + std::to_string(port) +
+           " --log-dir=" + dir.path() + " >" + log + " 2>&1"});
+  if (!started.ok()) {
+    std::fprintf(stderr, "%s\n", started.ToString().c_str());
+    return 1;
+  }
+  const std::string prefix(contract::kExtenderPathPrefix);
+  double ready_s = -1;
+  {
+    auto probe = Connect(port);
+    probe->set_connection_timeout(1, 0);
+    while (Clock::now() - start < std::chrono::seconds(120)) {
+      auto res = probe->Get(prefix + "/healthz");
+      if (res && res->status == 200) {
+        ready_s = std::chrono::duration<double>(Clock::now() - start).count();
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  }
+  if (ready_s < 0) {
+    std::ifstream out(log);
+    std::string text((std::istreambuf_iterator<char>(out)), {});
+    std::fprintf(
+        stderr, "the extender never became ready; it said:\n%s\n",
+        text.substr(text.size() > 4000 ? text.size() - 4000 : 0).c_str());
+    return 1;
+  }
+  const pid_t pid = extender.pid();
+  const ProcStatus synced = ReadStatus(pid);
+
+  // A pending pod like kube-scheduler sends it, and 500 candidates.
+  json pod =
+      testing::Pod("team-0", "candidate", "candidate-uid", {{"main", 4, 0}});
+  testing::AddRealisticPodFields(pod, 1);
+  std::vector<std::string> names;
+  for (int i = 0; i < kCandidates; ++i) {
+    names.push_back(testing::ScaleNodeName((i * 7919) % spec.nodes));
+  }
+  const std::string args =
+      json{{"Pod", pod}, {"Nodes", nullptr}, {"NodeNames", names}}.dump();
+  // Warm up connections and caches.
+  (void)Drive(port, pid, prefix + "/filter", args, 1, 50);
+
+  std::printf("\n| %-38s | %8s | %8s | %9s | %6s |\n", "request", "p50 ms",
+              "p99 ms", "CPU ms/req", "errors");
+  std::printf("|%s|%s|%s|%s|%s|\n", std::string(40, '-').c_str(),
+              std::string(10, '-').c_str(), std::string(10, '-').c_str(),
+              std::string(11, '-').c_str(), std::string(8, '-').c_str());
+  int errors = 0;
+  for (const char* verb : {"filter", "prioritize"}) {
+    for (int connections : {1, 4}) {
+      Run run = Drive(port, pid, prefix + "/" + verb, args, connections,
+                      rounds / connections);
+      PrintRow(std::string(verb) + ", 500 names, " +
+                   std::to_string(connections) + " connection" +
+                   (connections > 1 ? "s" : ""),
+               run);
+      errors += run.errors;
+    }
+  }
+
+  // Binds: pending pods created over HTTP (admission applies), each
+  // filtered then bound to the first node that passed.
+  std::vector<json> pending;
+  for (int i = 0; i < binds; ++i) {
+    json p = testing::Pod("team-1", "bind-" + std::to_string(i), "",
+                          {{"main", 1 + static_cast<uint64_t>(i % 4), 0}});
+    p["metadata"].erase("uid");
+    auto created = api.Post("/api/v1/namespaces/team-1/pods", p.dump());
+    if (created.status != 201) {
+      std::fprintf(stderr, "creating a pod: %d %s\n", created.status,
+                   created.body.c_str());
+      return 1;
+    }
+    pending.push_back(json::parse(created.body));
+  }
+  auto bind_some = [&](int first, int count, int connections) {
+    Run run;
+    std::mutex mu;
+    std::atomic<int> failures{0};
+    const double cpu_before = CpuSeconds(pid);
+    std::vector<std::thread> threads;
+    for (int c = 0; c < connections; ++c) {
+      threads.emplace_back([&, c] {
+        auto client = Connect(port);
+        std::vector<double> mine;
+        for (int i = first + c; i < first + count; i += connections) {
+          const json& p = pending[i];
+          auto filtered = client->Post(
+              prefix + "/filter",
+              json{{"Pod", p}, {"Nodes", nullptr}, {"NodeNames", names}}.dump(),
+              "application/json");
+          json result =
+              filtered ? json::parse(filtered->body, nullptr, false) : json();
+          if (!result.is_object() || !result["NodeNames"].is_array() ||
+              result["NodeNames"].empty()) {
+            ++failures;
+            continue;
+          }
+          json bind = {{"PodName", p["metadata"]["name"]},
+                       {"PodNamespace", p["metadata"]["namespace"]},
+                       {"PodUID", p["metadata"]["uid"]},
+                       {"Node", result["NodeNames"][0]}};
+          auto t0 = Clock::now();
+          auto res =
+              client->Post(prefix + "/bind", bind.dump(), "application/json");
+          mine.push_back(
+              std::chrono::duration<double, std::micro>(Clock::now() - t0)
+                  .count());
+          json answer = res ? json::parse(res->body, nullptr, false) : json();
+          if (!answer.is_object() || answer.value("Error", "x") != "") {
+            ++failures;
+          }
+        }
+        std::lock_guard<std::mutex> lock(mu);
+        run.micros.insert(run.micros.end(), mine.begin(), mine.end());
+      });
+    }
+    for (auto& t : threads) t.join();
+    run.cpu_per_request_ms =
+        (CpuSeconds(pid) - cpu_before) * 1000 / std::max(1, count);
+    run.errors = failures;
+    return run;
+  };
+  Run sequential = bind_some(0, binds / 2, 1);
+  PrintRow("bind (after filter), 1 connection", sequential);
+  Run concurrent = bind_some(binds / 2, binds - binds / 2, 4);
+  PrintRow("bind (after filter), 4 connections", concurrent);
+  errors += sequential.errors + concurrent.errors;
+
+  // No card may hold more than its memory: sum every bound pod's memory
+  // per card, from the stand-in's objects.
+  std::map<std::pair<std::string, std::string>, uint64_t> per_card;
+  auto snapshot = api.server().store().List("pods", 0);
+  int overcommitted = 0;
+  if (snapshot.ok()) {
+    for (const auto& [key, stored] : snapshot->items) {
+      const auto& meta = stored->object["metadata"];
+      if (!meta.contains("annotations")) continue;
+      const auto& a = meta["annotations"];
+      auto card = a.find(std::string(contract::kPodDeviceId));
+      auto memory = a.find(std::string(contract::kPodMemoryRequest));
+      if (card == a.end() || memory == a.end()) continue;
+      per_card[{stored->object["spec"].value("nodeName", ""),
+                card->get<std::string>()}] +=
+          std::stoull(memory->get<std::string>());
+    }
+    for (const auto& [where, units] : per_card) {
+      if (units > spec.units_per_card) ++overcommitted;
+    }
+  }
+  const ProcStatus end = ReadStatus(pid);
+  std::printf(
+      "\nready (start to /healthz 200): %.2f s\n"
+      "extender RSS after sync: VmRSS %ld MiB, VmHWM %ld MiB\n"
+      "extender RSS at the end: VmRSS %ld MiB, VmHWM %ld MiB\n"
+      "cards over their memory after the binds: %d (of %zu in use)\n",
+      ready_s, synced.rss_kib / 1024, synced.hwm_kib / 1024, end.rss_kib / 1024,
+      end.hwm_kib / 1024, overcommitted, per_card.size());
+  (void)extender.Signal(SIGTERM);
+  (void)extender.Wait(std::chrono::seconds(30));
+  return errors == 0 && overcommitted == 0 ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace gcushare::extender
+
+int main(int argc, char** argv) { return gcushare::extender::Main(argc, argv); }
