@@ -6,6 +6,7 @@
 //   bazel run -c opt //binpack:replay -- --trace=default --seeds=42-51
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -89,13 +90,19 @@ int Main(int argc, char** argv) {
       "Replays openb traces through the extender's binpack policy "
       "and the best-fit and FGD references."};
   SetUpApp(app, "gcushare-binpack-replay");
-  std::string data_dir = "/work/shared/data/openb";
+  // `bazel run` sets BUILD_WORKSPACE_DIRECTORY; the data sits in shared/
+  // beside the repository.
+  const char* workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY");
+  std::string data_dir = std::string(workspace != nullptr ? workspace : ".") +
+                         "/../shared/data/openb";
   std::string traces = "default", seeds_text = "42-51", g2_text = "16";
   std::string policies_text = "default,bestfit,fgd", mode = "memory";
   ReplayConfig config;
   bool json = false;
   int threads = 2;
-  app.add_option("--data-dir", data_dir, "Folder with the openb CSV files");
+  app.add_option("--data-dir", data_dir,
+                 "Folder with the openb CSV files (default: shared/data/openb "
+                 "beside the repository)");
   app.add_option("--trace", traces,
                  "Task lists, comma-separated: default, gpushare40, "
                  "multigpu50, ... (openb_pod_list_<name>.csv)");
