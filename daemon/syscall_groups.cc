@@ -7,25 +7,29 @@
 namespace gcushare {
 
 SyscallAllowList ProcessRuntimeSyscalls() {
-  return {// Memory.
-          "brk", "mmap", "munmap", "mprotect", "mremap", "madvise",
-          // Threads and synchronisation (glibc creates threads with clone3 and
-          // falls back to clone; ConfineToSyscalls makes clone3 fail ENOSYS).
-          "clone", "futex", "set_robust_list", "rseq", "sched_yield",
-          "sched_getaffinity", "gettid", "exit",
-          // The arena of a new thread: /sys/devices/system/cpu/online, and
-          // /proc/sys/vm/overcommit_memory on the first trim.
-          "openat", "read", "close",
-          // Logging to stderr.
-          "write", "writev",
-          // Time and waiting.
-          "clock_gettime", "clock_getres", "gettimeofday", "clock_nanosleep",
-          "nanosleep", "restart_syscall", "poll", "ppoll",
-          // The shutdown signal wait, abort, exit.
-          "rt_sigprocmask", "rt_sigtimedwait", "rt_sigreturn", "rt_sigaction",
-          "tgkill", "getpid", "exit_group",
-          // std::random_device, OpenSSL.
-          "getrandom"};
+  SyscallAllowList list = {
+      // Memory.
+      "brk", "mmap", "munmap", "mprotect", "mremap", "madvise",
+      // Threads and synchronisation (glibc creates threads with clone3 and
+      // falls back to clone; ConfineToSyscalls makes clone3 fail ENOSYS).
+      "clone", "futex", "set_robust_list", "rseq", "sched_yield",
+      "sched_getaffinity", "gettid", "exit",
+      // The arena of a new thread: /sys/devices/system/cpu/online, and
+      // /proc/sys/vm/overcommit_memory on the first trim.
+      "openat", "read", "close",
+      // Logging to stderr.
+      "write", "writev",
+      // Time and waiting.
+      "clock_gettime", "clock_getres", "gettimeofday", "clock_nanosleep",
+      "nanosleep", "restart_syscall", "poll", "ppoll",
+      // The shutdown signal wait, abort, exit.
+      "rt_sigprocmask", "rt_sigtimedwait", "rt_sigreturn", "rt_sigaction",
+      "tgkill", "getpid", "exit_group",
+      // std::random_device, OpenSSL.
+      "getrandom"};
+  // Thread names (base::StartGuardedThread names every daemon thread).
+  list.AllowWithArg("prctl", 0, PR_SET_NAME);
+  return list;
 }
 
 SyscallAllowList RotatingLogSyscalls() {

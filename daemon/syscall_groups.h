@@ -16,7 +16,7 @@ namespace gcushare {
 
 // Any of our processes after confinement: memory, threads (glibc reads
 // /sys/devices/system/cpu/online for a new thread's arena), time, the
-// shutdown signal wait, abort, exit.
+// shutdown signal wait, abort, exit, thread names (prctl PR_SET_NAME only).
 SyscallAllowList ProcessRuntimeSyscalls();
 
 // The rotating log file (daemon/logging.h): appends, and renames and removes
