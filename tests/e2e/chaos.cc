@@ -23,14 +23,14 @@ using Clock = std::chrono::steady_clock;
 constexpr auto kPoll = std::chrono::milliseconds(50);
 constexpr int kCards = 8;           // configs/fake-cards.yaml.
 constexpr int64_t kCardUnits = 16;  // Its 16 GiB at --memory-unit=1.
-constexpr int64_t kSizes[] = {1, 2, 3, 4, 6, 8};
-constexpr int64_t kMaxSize = 8;
+constexpr int64_t kSizes[] = {1, 2, 3, 4};
+constexpr int64_t kMaxSize = 4;
 constexpr char kNs[] = "default";
 
 std::string PodName(int i) { return "chaos-" + std::to_string(i); }
 
 // Pods that bind whatever the packing and order: while some card holds at
-// most 16 - 8 units any pod fits there, so binding stops only once every
+// most 16 - 4 units any pod fits there, so binding stops only once every
 // card holds more than that.
 int SurelyBound(int pods) {
   const int64_t units = kCards * (kCardUnits - kMaxSize + 1);
@@ -39,7 +39,7 @@ int SurelyBound(int pods) {
 }
 
 struct Kill {
-  int at = 0;  // When this many pods are decided (bound or Unschedulable).
+  int at = 0;  // When this many pods are bound.
   Piece piece = Piece::kExtender;
 };
 
@@ -138,7 +138,7 @@ class ChaosRun {
     return OkStatus();
   }
 
-  // Kills each victim when the number of decided pods reaches its point,
+  // Kills each victim when the number of bound pods reaches its point,
   // and revives the API server when its knob killed it; returns once every
   // kill and the crash happened.
   Status Disturb(std::vector<Kill> kills) {
@@ -148,14 +148,11 @@ class ChaosRun {
       GCUSHARE_RETURN_IF_ERROR(ReviveApiserver());
       auto pods = Pods();
       if (pods.ok()) {
-        int decided = 0;
+        int bound = 0;
         for (const nlohmann::json& pod : *pods) {
-          if (!kube::StringAt(pod, {"spec", "nodeName"}).empty() ||
-              Unschedulable(pod)) {
-            ++decided;
-          }
+          if (!kube::StringAt(pod, {"spec", "nodeName"}).empty()) ++bound;
         }
-        while (next < kills.size() && decided >= kills[next].at) {
+        while (next < kills.size() && bound >= kills[next].at) {
           GCUSHARE_RETURN_IF_ERROR(cluster_.Relaunch(kills[next].piece));
           ++report_.kills;
           ++next;
@@ -185,24 +182,27 @@ class ChaosRun {
             cluster_.component(Piece::kKubelet).output_path());
         ChaosReport counts;
         unsettled.clear();
+        const bool plugin_killed =
+            report_.kills > 0 &&
+            std::find(options_.victims.begin(), options_.victims.end(),
+                      Piece::kDevicePlugin) != options_.victims.end();
         for (const nlohmann::json& pod : *pods) {
           const std::string name = kube::NameOf(pod);
           if (!kube::StringAt(pod, {"spec", "nodeName"}).empty()) {
             ++counts.bound;
+            const bool marked =
+                kube::StringAt(pod, {"metadata", "annotations",
+                                     contract::kPodAssigned}) == "true";
+            const std::string key = std::string(kNs) + "/" + name + " ";
             if (kube::StringAt(pod, {"status", "phase"}) == "Running") {
               ++counts.running;
-            } else if (kubelet.find("allocate failed " + std::string(kNs) +
-                                    "/" + name + " ") != std::string::npos) {
+            } else if (marked) {
+              unsettled += " " + name + "(marked, not Running yet)";
+            } else if (kubelet.find("allocate failed " + key) !=
+                       std::string::npos) {
               ++counts.admission_refused;
-            } else if (kubelet.find("allocated " + std::string(kNs) + "/" +
-                                    name + " ") != std::string::npos &&
-                       kube::StringAt(pod, {"metadata", "annotations",
-                                            contract::kPodAssigned}) !=
-                           "true" &&
-                       report_.kills > 0 &&
-                       std::find(
-                           options_.victims.begin(), options_.victims.end(),
-                           Piece::kDevicePlugin) != options_.victims.end()) {
+            } else if (kubelet.find("allocated " + key) != std::string::npos &&
+                       plugin_killed) {
               ++counts.marks_lost;
             } else {
               unsettled += " " + name + "(bound, not Running)";
@@ -283,12 +283,14 @@ class ChaosRun {
       return InternalError(std::to_string(report_.bound - placement.pods) +
                            " bound pod(s) hold no GCU assignment");
     }
-    // Each container created once; each Running pod's container created.
+    // Each container created once; each Running pod's container created
+    // (the runtime prints a container before it marks the pod Running, so
+    // the pods are read first).
+    GCUSHARE_ASSIGN_OR_RETURN(std::vector<nlohmann::json> pods, Pods());
     std::map<std::string, int> creations;
     for (const CreatedContainer& c : cluster_.CreatedContainers()) {
       if (c.error.empty()) ++creations[c.pod];
     }
-    GCUSHARE_ASSIGN_OR_RETURN(std::vector<nlohmann::json> pods, Pods());
     for (const nlohmann::json& pod : pods) {
       const std::string key = std::string(kNs) + "/" + kube::NameOf(pod);
       const bool running =
@@ -392,12 +394,13 @@ StatusOr<ChaosReport> RunChaos(const ChaosOptions& options) {
   std::uniform_int_distribution<size_t> size_index(0, std::size(kSizes) - 1);
   for (int i = 0; i < options.pods; ++i)
     sizes.push_back(kSizes[size_index(rng)]);
-  // Kill points: any number of decided pods short of all of them.
+  // Kill points: bind counts that are surely reached, so every kill
+  // happens while pods are being bound.
   std::vector<Kill> kills;
-  std::uniform_int_distribution<int> decided(1, options.pods - 1);
+  std::uniform_int_distribution<int> bound(1, SurelyBound(options.pods));
   for (Piece piece : options.victims) {
     for (int k = 0; k < options.kills_per_piece; ++k) {
-      kills.push_back({decided(rng), piece});
+      kills.push_back({bound(rng), piece});
     }
   }
   std::stable_sort(kills.begin(), kills.end(),

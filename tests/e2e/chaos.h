@@ -11,11 +11,12 @@
 // (the journal) and a second Binding is a 409, and /inspect equals the usage
 // recomputed from the pods, per card.
 //
-// "Random points" are bind counts drawn by a seeded RNG (std::mt19937_64),
-// observed through the API server, never timed; the seed is in the report
-// and in every error so that a failure can be replayed. The kill points are
-// drawn below the number of pods that must bind whatever the packing, so
-// that every kill happens.
+// Pods ask for 1 to 4 GiB. "Random points" are bind counts drawn by a
+// seeded RNG (std::mt19937_64), observed through the API server, never
+// timed; the seed is in the report and in every error so that a failure can
+// be replayed. The kill points (and the crash's Binding number) are drawn
+// below the number of pods that must bind whatever the packing (26 of 8
+// cards x 16 GiB), so that every kill happens while pods are being bound.
 //
 // Thread-safety: RunChaos drives its own cluster from the calling thread.
 // Failure: an error naming the broken invariant (or the stalled step) and
