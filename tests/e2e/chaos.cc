@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <map>
 #include <random>
-#include <set>
 #include <sstream>
 #include <thread>
 
@@ -322,22 +321,16 @@ class ChaosRun {
       }
       ++report_.second_bindings_refused;
     }
-    // Retries: failed attempts of pods bound in the end.
-    GCUSHARE_ASSIGN_OR_RETURN(
-        kube::ObjectList events,
-        cluster_.client().List(kube::Resource::Events(), kNs, {}));
-    std::set<std::string> bound;
-    for (const nlohmann::json& pod : pods) {
-      if (!kube::StringAt(pod, {"spec", "nodeName"}).empty()) {
-        bound.insert(kube::NameOf(pod));
-      }
-    }
-    for (const nlohmann::json& event : events.items) {
-      if (event.value("reason", "") == "FailedScheduling" &&
-          bound.count(kube::StringAt(event, {"involvedObject", "name"}))) {
-        ++report_.retries;
-      }
-    }
+    // Retries: scheduling attempts that failed on a piece being down
+    // (kube-scheduler's "Error scheduling pod; retrying") and Bindings that
+    // failed at the API server (the extender's warning), all runs.
+    report_.retries = static_cast<int>(
+        CountOf(testing::ReadFileOrEmpty(
+                    cluster_.component(Piece::kScheduler).output_path()),
+                "Error scheduling pod; retrying") +
+        CountOf(testing::ReadFileOrEmpty(
+                    cluster_.component(Piece::kExtender).output_path()),
+                "Binding to " + cluster_.options().node_name + " failed"));
     report_.bind_retries_answered = static_cast<int>(
         CountOf(testing::ReadFileOrEmpty(
                     cluster_.component(Piece::kExtender).output_path()),

@@ -62,8 +62,8 @@ struct ChaosReport {
   int kills = 0;  // SIGKILLs of victims.
   int apiserver_crashes = 0;
   std::string crash;  // The API server's crash-on-binding line.
-  // FailedScheduling events of pods that were bound in the end: scheduling
-  // attempts that failed (a piece down) and were retried.
+  // Scheduling attempts that failed on a piece being down and Bindings
+  // that failed at the API server: each is retried by kube-scheduler.
   int retries = 0;
   // Binds the extender answered success because the pod was already bound
   // with its cards (a retry after a lost answer).
