@@ -20,8 +20,8 @@
 //
 // Thread-safety: RunChaos drives its own cluster from the calling thread.
 // Failure: an error naming the broken invariant (or the stalled step) and
-// the seed; the cluster's work directory is kept then (GCUSHARE_E2E_KEEP
-// keeps it always).
+// the seed and the work directory, which is removed unless GCUSHARE_E2E_KEEP
+// is set (then it keeps every log for the replay).
 #ifndef GCUSHARE_TESTS_E2E_CHAOS_H_
 #define GCUSHARE_TESTS_E2E_CHAOS_H_
 
