@@ -90,6 +90,10 @@ HttpResponse ExtenderHttpServer::Route(const HttpRequest& req) {
     if (!post) return Text(405, "use POST\n");
     const std::string verb(path.substr(1));
     return Timed(verb, [this, &verb, &req] {
+      // Before its first sync (a restart) the cache knows no pod: every
+      // card would look free and be handed out again. kube-scheduler
+      // retries the pod.
+      if (!options_.ready()) return HttpReply{503, "cache not synced yet\n"};
       if (verb == "filter") return service_->Filter(req.body);
       if (verb == "prioritize") return service_->Prioritize(req.body);
       return service_->Bind(req.body);

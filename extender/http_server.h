@@ -4,7 +4,7 @@
 //   GET  /inspect, /inspect/<node>     usage JSON (vendor manual shape)
 //   GET  /version                      the version, plain text
 //   GET  /healthz                      200 "ok" once the cache has synced,
-//                                      503 before
+//                                      503 before (the three verbs too)
 //   GET  /metrics                      Prometheus text format
 // Requests are framed by FramedHttpServer (extender/framed_http_server.h):
 // workers see only whole requests, so a client trickling its head or body
@@ -54,7 +54,8 @@ struct HttpServerOptions {
   // gets 503. With the parsed form of the bodies being handled, this bounds
   // the server's memory (README "A request is hostile or slow.").
   size_t max_buffered_bytes = size_t{32} << 20;
-  // Whether the cache has synced (for /healthz).
+  // Whether the cache has synced (/healthz; until then filter,
+  // prioritize and bind answer 503 and change nothing).
   std::function<bool()> ready = [] { return true; };
 };
 

@@ -195,7 +195,7 @@ std::vector<std::string> LocalCluster::Argv(Piece piece) const {
     case Piece::kApiserver:
       return {Binary("tests/peers/apiserver"),
               "--port=" + std::to_string(apiserver_port_),
-              "--state-file=" + o.work_dir + "/apiserver.state", logs, level};
+              "--state-file=" + apiserver_state_file(), logs, level};
     case Piece::kExtender:
       return {Binary("extender/gcushare-scheduler-extender"),
               kubeconfig,
@@ -265,7 +265,14 @@ Status LocalCluster::StartPiece(Piece piece) {
   } else if (piece == Piece::kNriPlugin) {
     before = Count(Piece::kNriRuntime, "registered");
   }
-  GCUSHARE_RETURN_IF_ERROR(components_.at(piece)->Start(Argv(piece)));
+  std::vector<std::string> argv = Argv(piece);
+  if (ever_started_.insert(piece).second) {
+    auto extra = options_.first_start_flags.find(piece);
+    if (extra != options_.first_start_flags.end()) {
+      argv.insert(argv.end(), extra->second.begin(), extra->second.end());
+    }
+  }
+  GCUSHARE_RETURN_IF_ERROR(components_.at(piece)->Start(std::move(argv)));
   if (std::find(started_.begin(), started_.end(), piece) == started_.end()) {
     started_.push_back(piece);
   }
@@ -449,6 +456,12 @@ Status LocalCluster::Restart(Piece piece, bool graceful) {
     c.Kill();
   }
   return StartPiece(piece);
+}
+
+Status LocalCluster::Relaunch(Piece piece) {
+  Component& c = *components_.at(piece);
+  c.Kill();
+  return c.Start(Argv(piece));
 }
 
 StatusOr<std::pair<int, std::string>> LocalCluster::ExtenderGet(

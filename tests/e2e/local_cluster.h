@@ -30,6 +30,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,9 @@ struct ClusterOptions {
   std::string log_level = "info";
   // Where the binaries are; empty: the runfiles of this program.
   std::string runfiles_root;
+  // Extra flags for a piece's first start only: a crash knob (the API
+  // server's --crash-on-binding) must not fire again after the restart.
+  std::map<Piece, std::vector<std::string>> first_start_flags;
 };
 
 // A container as the stand-in NRI runtime created it (one JSON line of its
@@ -99,12 +103,20 @@ class LocalCluster {
   // `graceful`), with the same flags and port, and waits until it is ready
   // again.
   Status Restart(Piece piece, bool graceful = false);
+  // SIGKILL and start again with the same flags and port, without waiting
+  // until the piece is ready: a crash in the middle of a flow, after which
+  // the caller waits on what it observes (pods bound, /healthz).
+  Status Relaunch(Piece piece);
 
   Component& component(Piece piece) { return *components_.at(piece); }
   kube::KubeClient& client() { return *client_; }
   const ClusterOptions& options() const { return options_; }
   const std::string& work_dir() const { return options_.work_dir; }
   std::string log_dir() const { return options_.work_dir + "/logs"; }
+  // The stand-in API server's --state-file (its journal).
+  std::string apiserver_state_file() const {
+    return options_.work_dir + "/apiserver.state";
+  }
   std::string apiserver_url() const;
   std::string extender_url()
       const;  // http://127.0.0.1:<port>/gcushare-scheduler
@@ -151,6 +163,7 @@ class LocalCluster {
   bool made_work_dir_ = false;
   std::map<Piece, std::unique_ptr<Component>> components_;
   std::vector<Piece> started_;  // Start order.
+  std::set<Piece> ever_started_;
   std::unique_ptr<kube::KubeClient> client_;
   int apiserver_port_ = 0;
   int extender_port_ = 0;

@@ -28,8 +28,10 @@ class ExtenderHttpTest : public ::testing::Test {
     dir_ = testing::MakeTempDir();
     kubeconfig_ = testing::WriteKubeconfig(dir_, api_.port());
   }
-  void StartExtender(const std::vector<std::string>& flags = {}) {
-    Status started = extender_.Start(kubeconfig_, dir_ + "/logs", flags);
+  void StartExtender(const std::vector<std::string>& flags = {},
+                     bool wait_synced = true) {
+    Status started =
+        extender_.Start(kubeconfig_, dir_ + "/logs", flags, wait_synced);
     ASSERT_TRUE(started.ok()) << started.message();
   }
   void CreateNode(const nlohmann::json& node) {
@@ -114,6 +116,9 @@ class ExtenderHttpTest : public ::testing::Test {
   // While set, PATCHes of pods are refused with this code (as an admission
   // webhook or a missing RBAC verb would), nothing written.
   std::atomic<int> pod_patch_refusal_{0};
+  // While set, lists and watches of all pods are refused with this code:
+  // the extender's cache cannot sync.
+  std::atomic<int> pod_list_refusal_{0};
   apiserver::testing::TestServer api_{[this] {
     apiserver::ServerOptions options;
     options.fail_after_commit = [this](const std::string& method,
@@ -124,6 +129,9 @@ class ExtenderHttpTest : public ::testing::Test {
                                         const std::string& path) {
       if (IsBinding(method, path)) return binding_refusal_.load();
       if (IsPodPatch(method, path)) return pod_patch_refusal_.load();
+      if (method == "GET" && path == "/api/v1/pods") {
+        return pod_list_refusal_.load();
+      }
       return 0;
     };
     return options;

@@ -45,7 +45,8 @@ HttpAnswer HttpPost(int port, const std::string& path,
 
 Status ExtenderProcess::Start(const std::string& kubeconfig,
                               const std::string& log_dir,
-                              const std::vector<std::string>& extra_flags) {
+                              const std::vector<std::string>& extra_flags,
+                              bool wait_synced) {
   std::vector<std::string> argv = {
       RunfilePath("extender/gcushare-scheduler-extender"),
       "--kubeconfig=" + kubeconfig,
@@ -67,6 +68,7 @@ Status ExtenderProcess::Start(const std::string& kubeconfig,
     return InternalError("no listening line in: " + child_->output());
   }
   port_ = std::stoi(match[1]);
+  if (!wait_synced) return OkStatus();
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (std::chrono::steady_clock::now() < deadline) {
     if (Get("/healthz").status == 200) return OkStatus();

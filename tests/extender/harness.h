@@ -30,10 +30,12 @@ HttpAnswer HttpPost(int port, const std::string& path, const std::string& body);
 class ExtenderProcess {
  public:
   // Starts the extender on a free port with logs in `log_dir`, and waits
-  // until it listens and its cache has synced (/healthz 200). May be called
-  // again after Stop() or Kill() (a restart).
+  // until it listens and its cache has synced (/healthz 200; only until it
+  // listens when !wait_synced). May be called again after Stop() or Kill()
+  // (a restart).
   Status Start(const std::string& kubeconfig, const std::string& log_dir,
-               const std::vector<std::string>& extra_flags = {});
+               const std::vector<std::string>& extra_flags = {},
+               bool wait_synced = true);
   // SIGTERM and wait; the exit code.
   StatusOr<int> Stop();
   // SIGKILL, as a crash would.

@@ -48,7 +48,8 @@ TEST(ApiserverBinaryTest, HelpAndVersion) {
   for (const char* flag :
        {"--port", "--bind-address", "--token", "--token-file", "--history",
         "--bookmark-interval", "--state-file", "--threads",
-        "--watch-chunk-bytes", "--log-dir"}) {
+        "--watch-chunk-bytes", "--crash-on-binding", "--crash-phase",
+        "--log-dir"}) {
     EXPECT_NE(help->out.find(flag), std::string::npos) << flag;
   }
   auto version = RunProcess({Binary(), "--version"});
@@ -149,6 +150,103 @@ TEST(ApiserverBinaryTest, StateFileSurvivesSigkill) {
             std::to_string(last_rv + 1));
   ASSERT_TRUE(child.Signal(SIGTERM).ok());
   EXPECT_TRUE(child.Wait().ok());
+}
+
+// --crash-on-binding: the Nth Binding POST kills the server, after its
+// commit was journaled or before anything was written; the restarted server
+// (same state file) shows which.
+struct CrashRun {
+  HttpResult first;   // Binding #1.
+  HttpResult second;  // Binding #2: the one that kills.
+  ::gcushare::testing::ProcessResult ended;
+};
+
+CrashRun BindTwiceWithCrash(const std::string& state,
+                            const std::string& phase) {
+  CrashRun run;
+  ChildProcess child;
+  int port =
+      StartAndGetPort(child, {"--state-file=" + state, "--crash-on-binding=2",
+                              "--crash-phase=" + phase});
+  EXPECT_GT(port, 0);
+  for (const char* name : {"p1", "p2"}) {
+    EXPECT_EQ(Request(port, "POST", "/api/v1/namespaces/ns/pods",
+                      std::string(R"({"metadata":{"name":")") + name +
+                          R"("},"spec":{"containers":[{"name":"c"}]}})")
+                  .status,
+              201);
+  }
+  auto bind = [port](const std::string& pod) {
+    return Request(
+        port, "POST", "/api/v1/namespaces/ns/pods/" + pod + "/binding",
+        R"({"metadata":{"name":")" + pod + R"("},"target":{"name":"n1"}})");
+  };
+  run.first = bind("p1");
+  run.second = bind("p2");
+  auto r = child.Wait();
+  EXPECT_TRUE(r.ok());
+  if (r.ok()) run.ended = *r;
+  return run;
+}
+
+std::string NodeNameAfterRestart(const std::string& state,
+                                 const std::string& pod, int* rebind_status) {
+  ChildProcess child;
+  int port = StartAndGetPort(child, {"--state-file=" + state});
+  EXPECT_GT(port, 0);
+  HttpResult got = Request(port, "GET", "/api/v1/namespaces/ns/pods/" + pod);
+  std::string node = got.json["spec"].value("nodeName", "");
+  *rebind_status =
+      Request(
+          port, "POST", "/api/v1/namespaces/ns/pods/" + pod + "/binding",
+          R"({"metadata":{"name":")" + pod + R"("},"target":{"name":"n1"}})")
+          .status;
+  EXPECT_TRUE(child.Signal(SIGTERM).ok());
+  EXPECT_TRUE(child.Wait().ok());
+  return node;
+}
+
+TEST(ApiserverBinaryTest, CrashOnBindingAfterCommit) {
+  const std::string state = MakeTempDir() + "/state.jsonl";
+  CrashRun run = BindTwiceWithCrash(state, "after-commit");
+  EXPECT_EQ(run.first.status, 201) << run.first.body;
+  EXPECT_EQ(run.second.status, 0) << "answered: " << run.second.body;
+  EXPECT_EQ(run.ended.term_signal, SIGKILL);
+  EXPECT_NE(run.ended.out.find("crash-on-binding: SIGKILL after-commit of "
+                               "Binding #2 POST "
+                               "/api/v1/namespaces/ns/pods/p2/binding"),
+            std::string::npos)
+      << run.ended.out;
+  int rebind = 0;
+  EXPECT_EQ(NodeNameAfterRestart(state, "p2", &rebind), "n1");
+  EXPECT_EQ(rebind, 409);  // Bound once: a second Binding conflicts.
+}
+
+TEST(ApiserverBinaryTest, CrashOnBindingBeforeCommit) {
+  const std::string state = MakeTempDir() + "/state.jsonl";
+  CrashRun run = BindTwiceWithCrash(state, "before-commit");
+  EXPECT_EQ(run.first.status, 201) << run.first.body;
+  EXPECT_EQ(run.second.status, 0) << "answered: " << run.second.body;
+  EXPECT_EQ(run.ended.term_signal, SIGKILL);
+  EXPECT_NE(run.ended.out.find("crash-on-binding: SIGKILL before-commit"),
+            std::string::npos)
+      << run.ended.out;
+  int rebind = 0;
+  EXPECT_EQ(NodeNameAfterRestart(state, "p2", &rebind), "");
+  EXPECT_EQ(rebind, 201);  // Nothing was written: the pod binds now.
+}
+
+TEST(ApiserverBinaryTest, CrashOnBindingRejectsBadFlags) {
+  auto phase = RunProcess({Binary(), "--port=0", "--log-dir=" + MakeTempDir(),
+                           "--crash-on-binding=1", "--crash-phase=during"});
+  ASSERT_TRUE(phase.ok());
+  EXPECT_NE(phase->exit_code, 0);
+  EXPECT_NE(phase->err.find("before-commit or after-commit"), std::string::npos)
+      << phase->err;
+  auto count = RunProcess({Binary(), "--port=0", "--log-dir=" + MakeTempDir(),
+                           "--crash-on-binding=-1"});
+  ASSERT_TRUE(count.ok());
+  EXPECT_EQ(count->exit_code, 2) << count->err;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "daemon/daemon.h"
 #include "tests/peers/apiserver/api_server.h"
+#include "tests/peers/apiserver/crash_on_binding.h"
 #include "tests/peers/peer_syscalls.h"
 
 int main(int argc, char** argv) {
@@ -50,9 +51,23 @@ int main(int argc, char** argv) {
                  "this many bytes, each written at once, so that clients see "
                  "lines split at arbitrary points; 0 sends one chunk per "
                  "line (default 0).");
+  int crash_on_binding = 0;
+  std::string crash_phase = "after-commit";
+  app.add_option("--crash-on-binding", crash_on_binding,
+                 "Test knob: SIGKILL this process upon the Nth Binding POST "
+                 "since start (see --crash-phase); 0: never (default 0).")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--crash-phase", crash_phase,
+                 "When --crash-on-binding kills: before-commit (nothing "
+                 "written) or after-commit (the pod is bound and journaled, "
+                 "the answer never sent) (default after-commit).");
   if (auto code = daemon.ParseFlags(argc, argv)) return *code;
   if (auto s = daemon.StartLogging(); !s.ok()) return daemon.Fail(s);
   options.bookmark_interval = std::chrono::milliseconds(bookmark_ms);
+  auto phase = gcushare::apiserver::ParseCrashPhase(crash_phase);
+  if (!phase.ok()) return daemon.Fail(phase.status());
+  gcushare::apiserver::CrashOnBinding crash(crash_on_binding, *phase);
+  crash.Install(&options);
 
   auto server = gcushare::apiserver::ApiServer::Create(options);
   if (!server.ok()) return daemon.Fail(server.status());
