@@ -184,11 +184,12 @@ HttpReply ExtenderService::Bind(std::string_view body) {
     bind_failures_.WithLabels({"request"}).Increment();
     return BadRequest(args.status().message());
   }
-  std::string error = BindPod(*args);
-  return Ok(EncodeBindingResult(error));
+  // ExtenderBindingResult has only the error text; the code is for us.
+  Status bound = BindPod(*args);
+  return Ok(EncodeBindingResult(bound.ok() ? "" : bound.message()));
 }
 
-std::string ExtenderService::BindPod(const BindingArgs& args) {
+Status ExtenderService::BindPod(const BindingArgs& args) {
   const std::string who = args.pod_namespace + "/" + args.pod_name;
   // Binds of one pod never interleave in this replica: a retry waits for
   // the first call's outcome, then sees the pod bound or its reservation.
@@ -197,36 +198,41 @@ std::string ExtenderService::BindPod(const BindingArgs& args) {
       client_->Get(kube::Resource::Pods(), args.pod_namespace, args.pod_name);
   if (!pod.ok()) {
     bind_failures_.WithLabels({"pod"}).Increment();
-    return "cannot read pod " + who + ": " + pod.status().message();
+    return Status(pod.status().code(),
+                  "cannot read pod " + who + ": " + pod.status().message());
   }
   PodUsage usage = PodIdentity(*pod);
   if (!args.pod_uid.empty() && usage.uid != args.pod_uid) {
     bind_failures_.WithLabels({"pod"}).Increment();
-    return "pod " + who + " has uid " + usage.uid + ", not " + args.pod_uid +
-           " (it was recreated)";
+    return FailedPreconditionError("pod " + who + " has uid " + usage.uid +
+                                   ", not " + args.pod_uid +
+                                   " (it was recreated)");
   }
   auto request = contract::ComputePodRequest(*pod);
   if (!request.ok()) {
     bind_failures_.WithLabels({"pod"}).Increment();
-    return "pod " + who + ": " + request.status().message();
+    return InvalidArgumentError("pod " + who + ": " +
+                                request.status().message());
   }
   if (!request->Wants()) {
     // kube-scheduler sends only pods that ask for a managed resource; a
     // caller asking us to bind any other pod is not kube-scheduler.
     bind_failures_.WithLabels({"refused"}).Increment();
-    return "pod " + who + " asks for no " +
-           std::string(contract::kResourceMemory) + " or " +
-           std::string(contract::kResourceCount) +
-           ": the extender binds only GCU pods; nothing changed";
+    return PermissionDeniedError(
+        "pod " + who + " asks for no " +
+        std::string(contract::kResourceMemory) + " or " +
+        std::string(contract::kResourceCount) +
+        ": the extender binds only GCU pods; nothing changed");
   }
   const std::string bound_node = kube::StringAt(*pod, {"spec", "nodeName"});
   if (!bound_node.empty()) return AlreadyBound(args, *pod, bound_node);
   if (filter_record_ != nullptr &&
       !filter_record_->Passed(usage.uid, args.node)) {
     bind_failures_.WithLabels({"refused"}).Increment();
-    return "pod " + who + " was not filtered onto node " + args.node +
-           " by this extender (bind follows filter in one scheduling "
-           "cycle); nothing changed";
+    return PermissionDeniedError(
+        "pod " + who + " was not filtered onto node " + args.node +
+        " by this extender (bind follows filter in one scheduling cycle); "
+        "nothing changed");
   }
 
   // Choose and reserve atomically with respect to other binds.
@@ -261,7 +267,7 @@ std::string ExtenderService::BindPod(const BindingArgs& args) {
   });
   if (!refusal.empty()) {
     bind_failures_.WithLabels({"placement"}).Increment();
-    return "node " + args.node + ": " + refusal;
+    return ResourceExhaustedError("node " + args.node + ": " + refusal);
   }
 
   // One write: the Binding carries the assignment annotations, and the API
@@ -295,8 +301,10 @@ std::string ExtenderService::BindPod(const BindingArgs& args) {
           "pod {}: Binding to {} failed ({}) and the pod cannot be read "
           "back ({}); keeping its reservation until the watch shows it",
           who, args.node, bound.message(), back.status().message());
-      return "cannot bind pod " + who + " to " + args.node + ": " +
-             bound.message() + " (outcome unknown; the reservation stays)";
+      return Status(bound.code(), "cannot bind pod " + who + " to " +
+                                      args.node + ": " + bound.message() +
+                                      " (outcome unknown; the reservation "
+                                      "stays)");
     } else {
       // Certainly not bound here: not bound at all, bound elsewhere by
       // another binder, or re-created. Only this call's reservation goes.
@@ -306,10 +314,11 @@ std::string ExtenderService::BindPod(const BindingArgs& args) {
           who, args.node, bound.message());
       cache_->Forget(usage.uid, ticket);
       bind_failures_.WithLabels({"binding"}).Increment();
-      return "cannot bind pod " + who + " to " + args.node + ": " +
-             bound.message() +
-             (now_node.empty() ? std::string()
-                               : " (it is bound to " + now_node + ")");
+      return Status(bound.code(), "cannot bind pod " + who + " to " +
+                                      args.node + ": " + bound.message() +
+                                      (now_node.empty() ? std::string()
+                                                        : " (it is bound to " +
+                                                              now_node + ")"));
     }
   }
   history_.Record(usage.units, usage.whole ? usage.cards.size() : 0);
@@ -331,12 +340,12 @@ std::string ExtenderService::BindPod(const BindingArgs& args) {
                  event.status().message());
   }
   spdlog::info("pod {}: {}", who, message);
-  return "";
+  return OkStatus();
 }
 
-std::string ExtenderService::AlreadyBound(const BindingArgs& args,
-                                          const nlohmann::json& pod,
-                                          const std::string& bound_node) {
+Status ExtenderService::AlreadyBound(const BindingArgs& args,
+                                     const nlohmann::json& pod,
+                                     const std::string& bound_node) {
   const std::string who = args.pod_namespace + "/" + args.pod_name;
   if (bound_node == args.node) {
     // A retry of a bind whose reply was lost: success when the pod holds
@@ -350,15 +359,17 @@ std::string ExtenderService::AlreadyBound(const BindingArgs& args,
           "pod {}: already bound to {} with its cards; bind retry "
           "answered success",
           who, args.node);
-      return "";
+      return OkStatus();
     }
     bind_failures_.WithLabels({"refused"}).Increment();
-    return "pod " + who + " is already bound to " + args.node +
-           " without a GCU assignment; nothing changed";
+    return FailedPreconditionError(
+        "pod " + who + " is already bound to " + args.node +
+        " without a GCU assignment; nothing changed");
   }
   bind_failures_.WithLabels({"refused"}).Increment();
-  return "pod " + who + " is already bound to node " + bound_node + ", not " +
-         args.node + "; nothing changed";
+  return FailedPreconditionError("pod " + who + " is already bound to node " +
+                                 bound_node + ", not " + args.node +
+                                 "; nothing changed");
 }
 
 }  // namespace gcushare::extender

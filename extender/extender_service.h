@@ -85,13 +85,16 @@ class ExtenderService {
   const PodLocks& pod_locks() const { return pod_locks_; }
 
  private:
-  // The error text for the bind reply, or "" on success.
-  std::string BindPod(const BindingArgs& args);
+  // OK, or why the pod was not bound (its message is the bind reply's
+  // Error): FailedPrecondition/PermissionDenied for refusals that changed
+  // nothing, ResourceExhausted when it no longer fits, the API's code when
+  // the API server failed.
+  Status BindPod(const BindingArgs& args);
   // The answer for a pod whose spec.nodeName is already `bound_node`:
   // success for a retry to the same node of a pod that holds its cards
   // there, otherwise an error. Changes nothing either way.
-  std::string AlreadyBound(const BindingArgs& args, const nlohmann::json& pod,
-                           const std::string& bound_node);
+  Status AlreadyBound(const BindingArgs& args, const nlohmann::json& pod,
+                      const std::string& bound_node);
   CardCache* const cache_;
   kube::KubeClient* const client_;
   kube::Clock* const clock_;

@@ -2,8 +2,8 @@
 // that prints the GCUShare extender's /inspect as a table: per node and
 // card, memory used/total, free, and the pods on it.
 //
-//   kubectl -n kube-system port-forward svc/gcushare-scheduler-extender \
-//       32766:32766 &
+//   svc=svc/gcushare-scheduler-extender
+//   kubectl -n kube-system port-forward "$svc" 32766:32766 &
 //   kubectl inspect-gcushare            # every node
 //   kubectl inspect-gcushare node-a     # one node
 //   kubectl inspect-gcushare -o json    # the extender's JSON, keys in its
