@@ -8,6 +8,7 @@
 #include "contract/names.h"
 #include "daemon/version.h"
 #include "testing/files.h"
+#include "testing/kubeconfig.h"
 #include "testing/subprocess.h"
 #include "tests/peers/apiserver/testing/test_server.h"
 #include "tests/peers/kubelet/stand_in_kubelet.h"
@@ -77,11 +78,7 @@ TEST(BinaryTest, UnknownMemoryUnitRefusesToStart) {
 
 // A kubeconfig in `dir` for an API server that is not there.
 void WriteUnreachableKubeconfig(const std::string& dir) {
-  WriteFileOrDie(dir + "/kubeconfig",
-                 "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n"
-                 "  cluster:\n    server: http://127.0.0.1:1\ncontexts:\n"
-                 "- name: x\n  context:\n    cluster: c\n"
-                 "current-context: x\n");
+  gcushare::testing::WriteKubeconfig(dir, 1);  // Nothing listens on 1.
 }
 
 TEST(BinaryTest, MissingFakeCardsFileIsAClearError) {
@@ -127,12 +124,7 @@ TEST(BinaryTest, RunsConfinedAgainstStandInsAndStopsOnSigterm) {
   WriteFileOrDie(dir + "/cards.yaml", kCards);
   apiserver::testing::TestServer api;
   api.CreateNode("n1");
-  WriteFileOrDie(dir + "/kubeconfig",
-                 "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n"
-                 "  cluster:\n    server: http://127.0.0.1:" +
-                     std::to_string(api.port()) +
-                     "\ncontexts:\n- name: x\n  context:\n    cluster: c\n"
-                     "current-context: x\n");
+  gcushare::testing::WriteKubeconfig(dir, api.port());
   peers::kubelet::StandInKubelet kubelet(plugin_dir);
   ASSERT_TRUE(kubelet.Start().ok());
 

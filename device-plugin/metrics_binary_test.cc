@@ -11,6 +11,7 @@
 #include "contract/names.h"
 #include "testing/files.h"
 #include "testing/free_port.h"
+#include "testing/kubeconfig.h"
 #include "testing/subprocess.h"
 #include "tests/peers/apiserver/testing/test_server.h"
 #include "tests/peers/kubelet/stand_in_kubelet.h"
@@ -46,12 +47,7 @@ TEST(MetricsBinaryTest, ServesMetricsOfWhatItDid) {
                  "  uuid: GCU-U0000000002\n  memoryMiB: 16384\n");
   apiserver::testing::TestServer api;
   api.CreateNode("n1");
-  WriteFileOrDie(dir + "/kubeconfig",
-                 "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n"
-                 "  cluster:\n    server: http://127.0.0.1:" +
-                     std::to_string(api.port()) +
-                     "\ncontexts:\n- name: x\n  context:\n    cluster: c\n"
-                     "current-context: x\n");
+  gcushare::testing::WriteKubeconfig(dir, api.port());
   peers::kubelet::StandInKubelet kubelet(plugin_dir);
   ASSERT_TRUE(kubelet.Start().ok());
   const int port = gcushare::testing::FreeTcpPort();

@@ -12,19 +12,6 @@
 
 namespace gcushare::testing {
 
-std::string WriteKubeconfig(const std::string& dir, int port) {
-  std::string path = dir + "/kubeconfig";
-  std::ofstream out(path);
-  out << "apiVersion: v1\nkind: Config\n"
-      << "clusters:\n- name: standin\n  cluster:\n    server: "
-         "http://127.0.0.1:"
-      << port << "\n"
-      << "users:\n- name: tester\n  user: {}\n"
-      << "contexts:\n- name: standin\n  context:\n    cluster: standin\n"
-      << "    user: tester\ncurrent-context: standin\n";
-  return path;
-}
-
 HttpAnswer HttpGet(int port, const std::string& path) {
   httplib::Client client("127.0.0.1", port);
   client.set_read_timeout(30, 0);

@@ -12,12 +12,10 @@
 #include <vector>
 
 #include "status/status.h"
+#include "testing/kubeconfig.h"  // WriteKubeconfig, for the harness's users.
 #include "testing/subprocess.h"
 
 namespace gcushare::testing {
-
-// Writes a kubeconfig for http://127.0.0.1:<port> into `dir`; its path.
-std::string WriteKubeconfig(const std::string& dir, int port);
 
 struct HttpAnswer {
   int status = 0;  // 0: no connection.
