@@ -12,6 +12,7 @@
 
 #include "kube/clock.h"
 #include "kube/curl_kube_client.h"
+#include "testing/eventually.h"
 #include "tests/peers/apiserver/testing/test_server.h"
 
 namespace gcushare::assignment {
@@ -54,15 +55,9 @@ class AssignedMarkerTest : public ::testing::Test {
         r.json["metadata"].value("annotations", apiserver::Json::object());
     return annotations.value("enflame.com/gcu-device-assigned", "") == "true";
   }
-  // Polls `done` (an observable condition) for up to 30 s.
   template <typename Pred>
   bool WaitFor(Pred done) {
-    auto deadline = std::chrono::steady_clock::now() + seconds(30);
-    while (!done()) {
-      if (std::chrono::steady_clock::now() > deadline) return false;
-      std::this_thread::sleep_for(milliseconds(5));
-    }
-    return true;
+    return gcushare::testing::Eventually(done);
   }
 
   std::mutex mu_;

@@ -10,6 +10,7 @@
 #include "device-plugin/testing/plugin_fixture.h"
 #include "metrics/http_endpoint.h"
 #include "metrics/registry.h"
+#include "testing/eventually.h"
 
 namespace gcushare::deviceplugin {
 namespace {
@@ -43,12 +44,8 @@ class MetricsTest : public ::testing::Test {
   }
   // Scrapes until `done` holds (20 s at most).
   bool WaitForScrape(const std::function<bool(const std::string&)>& done) {
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (done(Scrape())) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return false;
+    return gcushare::testing::Eventually([&] { return done(Scrape()); },
+                                         std::chrono::seconds(20));
   }
   bool Has(const std::string& sample) {
     return Scrape().find(sample + "\n") != std::string::npos;

@@ -37,7 +37,7 @@ class PodLocks {
   // Blocks until no other Guard for `key` exists, then returns one.
   Guard Lock(const std::string& key);
 
-  // How many callers hold or wait for `key` (for tests and /metrics).
+  // How many callers hold or wait for `key` (tests observe a waiter).
   size_t Users(const std::string& key) const;
 
  private:

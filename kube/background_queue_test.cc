@@ -8,6 +8,8 @@
 #include <mutex>
 #include <thread>
 
+#include "testing/eventually.h"
+
 namespace gcushare::kube {
 namespace {
 
@@ -56,9 +58,7 @@ TEST(BackgroundQueueTest, RetryDelayDoesNotHoldUpNewWork) {
   EXPECT_TRUE(done.WaitFor(2));
   // "fresh" leaves the queue once its work has returned, a moment after it
   // counted itself done: wait for that state, bounded, not for a time.
-  for (int i = 0; i < 10000 && queue.pending() != 1u; ++i) {
-    std::this_thread::sleep_for(milliseconds(1));
-  }
+  gcushare::testing::Eventually([&] { return queue.pending() == 1u; });
   EXPECT_EQ(queue.pending(), 1u);  // Only the failing key.
   queue.Stop();
   EXPECT_EQ(failing_runs.load(), 1);

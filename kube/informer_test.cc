@@ -18,6 +18,7 @@
 #include "kube/testing/api_objects.h"
 #include "kube/testing/recording_handler.h"
 #include "kube/testing/scripted_server.h"
+#include "testing/eventually.h"
 
 namespace gcushare::kube {
 namespace {
@@ -109,14 +110,7 @@ class PodsEndpoint {
   bool closed_ = false;
 };
 
-// Polls `done` (bounded) for state that no callback announces.
-bool Eventually(const std::function<bool()>& done) {
-  for (int i = 0; i < 30000; ++i) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return done();
-}
+using gcushare::testing::Eventually;
 
 bool IsWatchFrom(const RecordedRequest& request, const std::string& rv) {
   return request.path == kPods && request.Param("watch") == "true" &&

@@ -28,6 +28,7 @@
 #include "nri-plugin/pod_cache.h"
 #include "nri-plugin/protocol.h"
 #include "nri-plugin/ttrpc/frame.h"
+#include "testing/eventually.h"
 #include "testing/files.h"
 #include "tests/peers/nri_runtime/apply.h"
 #include "tests/peers/nri_runtime/fixtures.h"
@@ -525,10 +526,7 @@ TEST_F(PodCachePluginTest, AnnotationsWithoutARequestGetNoCard) {
   // An event tells the pod's owner why (posted in the background, once).
   auto again = (*conn)->CreateContainer(pod, c);
   ASSERT_TRUE(again.ok());
-  auto deadline = std::chrono::steady_clock::now() + seconds(30);
-  while (events_.pending() > 0 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(milliseconds(10));
-  }
+  gcushare::testing::Eventually([&] { return events_.pending() == 0; });
   auto events = event_sink_.List(kube::Resource::Events(), "default",
                                  kube::ListOptions{});
   ASSERT_TRUE(events.ok()) << events.status();

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "extender/testing/objects.h"
+#include "testing/eventually.h"
 #include "tests/extender/extender_fixture.h"
 
 namespace gcushare {
@@ -40,12 +41,9 @@ TEST_F(ExtenderHttpTest, VerbsAre503UntilTheCacheSynced) {
 
   // Synced, it knows the card is full.
   pod_list_refusal_ = 0;
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (extender_.Get("/healthz").status != 200) {
-    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "never synced";
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  ASSERT_TRUE(testing::Eventually([&] {
+    return extender_.Get("/healthz").status == 200;
+  })) << "never synced";
   EXPECT_EQ(Filter(pod, {"n1"})["NodeNames"], json::array());
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kube/testing/scripted_server.h"
+#include "testing/eventually.h"
 #include "testing/files.h"
 #include "testing/subprocess.h"
 #include "tests/peers/apiserver/json.h"
@@ -472,16 +473,7 @@ TEST_F(SchedulerHttpTest, InTreeFitUsesBoundPods) {
             "available: 1 No preemption victims found for incoming pod.");
 }
 
-// Polls (real time, bounded) until `done` holds.
-bool Eventually(const std::function<bool()>& done) {
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return false;
-}
+using gcushare::testing::Eventually;
 
 TEST_F(SchedulerHttpTest, ContinuousModeSchedulesPodsAsTheyAppear) {
   AddNode("gcu-node-0", true, "4");
