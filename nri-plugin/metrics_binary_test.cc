@@ -20,6 +20,7 @@ namespace gcushare::nri {
 namespace {
 
 namespace rt = ::gcushare::nri_runtime;
+namespace api = rt::api;
 using ::gcushare::testing::ChildProcess;
 using ::gcushare::testing::MakeTempDir;
 using ::gcushare::testing::RunfilePath;

@@ -301,7 +301,7 @@ SyncState ClusterRuntime::CurrentState() const {
 }
 
 bool ClusterRuntime::AcceptPlugin() {
-  StatusOr<nri::UniqueFd> fd = runtime_->AcceptRaw(options_.poll_interval);
+  StatusOr<Fd> fd = runtime_->AcceptRaw(options_.poll_interval);
   if (!fd.ok()) {
     if (fd.status().code() != StatusCode::kDeadlineExceeded) {
       spdlog::warn("accepting a plugin: {}", fd.status().ToString());

@@ -3,26 +3,54 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
-
-#include "nri-plugin/mux/frame.h"
-#include "nri-plugin/protocol.h"
+#include <map>
+#include <utility>
 
 namespace gcushare::nri_runtime {
 namespace {
 
-using nri::kPluginService;
-using nri::kRuntimeService;
+// Valid subscription bits (docs/protocols.md 4.3): events 1..11 before NRI
+// v0.10, 1..14 from v0.10; bit 1 << (event - 1) per event.
+constexpr int32_t kValidEventsBeforeV010 = 0x7FF;
+constexpr int32_t kValidEventsV010 = 0x3FFF;
 
-nri::mux::TrunkOptions RuntimeTrunkOptions() {
-  nri::mux::TrunkOptions options;
-  options.close_on_unknown_conn = false;  // Upstream drops such frames.
-  return options;
+int32_t EventBit(api::Event event) {
+  return event <= api::UNKNOWN ? 0 : int32_t{1} << (event - 1);
 }
 
 int32_t ValidEvents(NriVersion v) {
-  return v == NriVersion::kV0_12 ? nri::kValidEventsV010
-                                 : nri::kValidEventsBeforeV010;
+  return v == NriVersion::kV0_12 ? kValidEventsV010 : kValidEventsBeforeV010;
+}
+
+// containerd's registration checks (docs/protocols.md 4.5): the name is
+// [A-Za-z0-9_.+-]+, the index exactly two digits.
+bool ValidPluginName(std::string_view name) {
+  if (name.empty()) return false;
+  for (char c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' &&
+        c != '+' && c != '-') {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool ValidPluginIndex(std::string_view index) {
+  return index.size() == 2 &&
+         std::isdigit(static_cast<unsigned char>(index[0])) &&
+         std::isdigit(static_cast<unsigned char>(index[1]));
+}
+
+template <typename Message>
+StatusOr<Message> ParsePayload(const TtrpcRequest& request) {
+  Message message;
+  if (!message.ParseFromString(request.payload)) {
+    return InvalidArgumentError("unmarshal request error: " + request.method +
+                                " payload does not parse");
+  }
+  return message;
 }
 
 // The per-event RPC of NRI v0.12 for `event`, or "" when it has none.
@@ -57,7 +85,7 @@ StatusOr<std::unique_ptr<NriRuntime>> NriRuntime::Listen(
     RuntimeOptions options) {
   std::unique_ptr<NriRuntime> runtime(new NriRuntime(std::move(options)));
   GCUSHARE_ASSIGN_OR_RETURN(runtime->listener_,
-                            nri::ListenUnix(runtime->options_.socket_path));
+                            ListenOn(runtime->options_.socket_path));
   return runtime;
 }
 
@@ -68,97 +96,99 @@ NriRuntime::~NriRuntime() {
   }
 }
 
-StatusOr<nri::UniqueFd> NriRuntime::AcceptRaw(
-    std::chrono::milliseconds timeout) {
-  return nri::AcceptUnix(listener_.get(), timeout);
+StatusOr<Fd> NriRuntime::AcceptRaw(std::chrono::milliseconds timeout) {
+  return AcceptOn(listener_.get(), timeout);
 }
 
 StatusOr<std::unique_ptr<PluginConnection>> NriRuntime::AcceptPlugin(
     std::chrono::milliseconds timeout, const SyncState& state) {
-  GCUSHARE_ASSIGN_OR_RETURN(nri::UniqueFd fd, AcceptRaw(timeout));
+  GCUSHARE_ASSIGN_OR_RETURN(Fd fd, AcceptRaw(timeout));
   auto connection = std::make_unique<PluginConnection>(std::move(fd), options_);
   GCUSHARE_RETURN_IF_ERROR(connection->Handshake(state));
   return connection;
 }
 
-PluginConnection::PluginConnection(nri::UniqueFd fd,
-                                   const RuntimeOptions& options)
-    : options_(options),
-      trunk_(std::move(fd), RuntimeTrunkOptions()),
-      client_(trunk_.Sink(nri::mux::kPluginServiceConn)),
-      server_(trunk_.Sink(nri::mux::kRuntimeServiceConn), 2) {
-  server_.RegisterProto<api::RegisterPluginRequest, api::Empty>(
-      std::string(kRuntimeService), "RegisterPlugin",
-      [this](const nri::ttrpc::RequestContext&,
-             const api::RegisterPluginRequest& r) -> StatusOr<api::Empty> {
-        if (!nri::ValidPluginName(r.plugin_name())) {
-          return InvalidArgumentError("invalid plugin name \"" +
-                                      r.plugin_name() + "\"");
-        }
-        if (!nri::ValidPluginIndex(r.plugin_idx())) {
-          return InvalidArgumentError("invalid plugin index \"" +
-                                      r.plugin_idx() +
-                                      "\": must be two digits");
-        }
-        std::lock_guard<std::mutex> lock(mu_);
-        if (registered_) {
-          return FailedPreconditionError("plugin already registered");
-        }
-        registered_ = true;
-        name_ = r.plugin_name();
-        index_ = r.plugin_idx();
-        cv_.notify_all();
-        return api::Empty();
-      });
-  server_.RegisterProto<api::UpdateContainersRequest,
-                        api::UpdateContainersResponse>(
-      std::string(kRuntimeService), "UpdateContainers",
-      [](const nri::ttrpc::RequestContext&,
-         const api::UpdateContainersRequest& r)
-          -> StatusOr<api::UpdateContainersResponse> {
-        // Nothing runs here: every requested update is reported failed.
-        api::UpdateContainersResponse response;
-        for (const auto& u : r.update()) *response.add_failed() = u;
-        return response;
-      });
-  trunk_.Attach(nri::mux::kPluginServiceConn, &client_);
-  trunk_.Attach(nri::mux::kRuntimeServiceConn, &server_);
-  trunk_.Start([this](const Status& why) {
-    client_.Fail(why);
-    std::lock_guard<std::mutex> lock(mu_);
-    cv_.notify_all();
-  });
+PluginConnection::PluginConnection(Fd fd, const RuntimeOptions& options)
+    : options_(options) {
+  std::map<std::string, RuntimeMethod> methods = {
+      {"RegisterPlugin",
+       [this](const TtrpcRequest& r) { return RegisterPlugin(r); }},
+      {"UpdateContainers",
+       [this](const TtrpcRequest& r) { return UpdateContainers(r); }},
+  };
+  link_ =
+      std::make_unique<PluginLink>(std::move(fd), std::string(kRuntimeService),
+                                   std::move(methods), [this](const Status&) {
+                                     std::lock_guard<std::mutex> lock(mu_);
+                                     cv_.notify_all();
+                                   });
 }
 
-PluginConnection::~PluginConnection() {
-  trunk_.Close();
-  trunk_.Join();
-  server_.Stop();
+PluginConnection::~PluginConnection() { link_.reset(); }
+
+StatusOr<std::string> PluginConnection::RegisterPlugin(
+    const TtrpcRequest& request) {
+  GCUSHARE_ASSIGN_OR_RETURN(api::RegisterPluginRequest r,
+                            ParsePayload<api::RegisterPluginRequest>(request));
+  if (!ValidPluginName(r.plugin_name())) {
+    return InvalidArgumentError("invalid plugin name \"" + r.plugin_name() +
+                                "\"");
+  }
+  if (!ValidPluginIndex(r.plugin_idx())) {
+    return InvalidArgumentError("invalid plugin index \"" + r.plugin_idx() +
+                                "\": must be two digits");
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (registered_) return FailedPreconditionError("plugin already registered");
+  registered_ = true;
+  name_ = r.plugin_name();
+  index_ = r.plugin_idx();
+  cv_.notify_all();
+  return api::Empty().SerializeAsString();
 }
 
-void PluginConnection::Close() { trunk_.Close(); }
+StatusOr<std::string> PluginConnection::UpdateContainers(
+    const TtrpcRequest& request) {
+  GCUSHARE_ASSIGN_OR_RETURN(
+      api::UpdateContainersRequest r,
+      ParsePayload<api::UpdateContainersRequest>(request));
+  // Nothing runs here: every requested update is reported failed.
+  api::UpdateContainersResponse response;
+  for (const auto& u : r.update()) *response.add_failed() = u;
+  return response.SerializeAsString();
+}
+
+void PluginConnection::Close() { link_->Close(); }
 
 bool PluginConnection::WaitClosed(std::chrono::milliseconds timeout) {
-  return trunk_.WaitClosed(timeout);
+  return link_->WaitClosed(timeout);
 }
 
 bool PluginConnection::Subscribed(api::Event event) const {
-  return (events_ & nri::EventBit(event)) != 0;
+  return (events_ & EventBit(event)) != 0;
 }
 
 template <typename Resp, typename Req>
 StatusOr<Resp> PluginConnection::Call(const std::string& method,
                                       const Req& request, bool event_metadata) {
-  nri::ttrpc::Metadata metadata;
-  if (event_metadata)
+  TtrpcMetadata metadata;
+  if (event_metadata) {
     metadata.emplace_back("containerd-namespace-ttrpc", "k8s.io");
-  StatusOr<Resp> response = client_.CallProto<Resp>(
-      kPluginService, method, request, options_.request_timeout, metadata);
-  if (!response.ok() &&
-      (response.status().code() == StatusCode::kDeadlineExceeded ||
-       response.status().code() == StatusCode::kUnavailable)) {
-    // containerd drops a plugin that times out or whose connection broke.
-    trunk_.Close();
+  }
+  StatusOr<std::string> payload =
+      link_->Call(kPluginService, method, request.SerializeAsString(),
+                  options_.request_timeout, metadata);
+  if (!payload.ok()) {
+    if (payload.status().code() == StatusCode::kDeadlineExceeded ||
+        payload.status().code() == StatusCode::kUnavailable) {
+      // containerd drops a plugin that times out or whose connection broke.
+      link_->Close();
+    }
+    return payload.status();
+  }
+  Resp response;
+  if (!response.ParseFromString(*payload)) {
+    return DataLossError(method + " response does not parse");
   }
   return response;
 }
@@ -167,8 +197,8 @@ Status PluginConnection::Handshake(const SyncState& state) {
   {
     std::unique_lock<std::mutex> lock(mu_);
     if (!cv_.wait_for(lock, options_.registration_timeout,
-                      [this] { return registered_ || trunk_.closed(); })) {
-      trunk_.Close();
+                      [this] { return registered_ || link_->closed(); })) {
+      link_->Close();
       return DeadlineExceededError("plugin did not register in time");
     }
     if (!registered_) {
@@ -189,14 +219,14 @@ Status PluginConnection::Handshake(const SyncState& state) {
   StatusOr<api::ConfigureResponse> configured =
       Call<api::ConfigureResponse>("Configure", configure, false);
   if (!configured.ok()) {
-    trunk_.Close();
+    link_->Close();
     return configured.status();
   }
   int32_t valid = ValidEvents(options_.version);
   int32_t mask = configured->events();
   if (mask == 0) mask = valid;
   if ((mask & ~valid) != 0) {
-    trunk_.Close();
+    link_->Close();
     char bits[16];
     std::snprintf(bits, sizeof(bits), "0x%x", mask & ~valid);
     return InvalidArgumentError("plugin " + name_ +
@@ -229,7 +259,7 @@ Status PluginConnection::Synchronize(const SyncState& state) {
         api::SynchronizeResponse response,
         Call<api::SynchronizeResponse>("Synchronize", request, false));
     if (more && !response.more()) {
-      trunk_.Close();
+      link_->Close();
       return FailedPreconditionError(
           "plugin answered a partial Synchronize without more=true");
     }

@@ -16,6 +16,12 @@
 // (containerd-namespace-ttrpc=k8s.io); Configure and Synchronize do not.
 // Like upstream, mux frames for unknown connection ids are dropped.
 //
+// The transport is the stand-in's own (socket.h, mux_codec.h,
+// ttrpc_codec.h, plugin_link.h), never the plugin's, so that a codec bug
+// cannot sit on both ends of a test. The NRI messages themselves are the
+// classes generated from upstream's api.proto (//nri-plugin/api): that is
+// upstream's schema, not our codec, and both sides may share it.
+//
 // Failure: a protocol violation or timeout fails the call and closes the
 // plugin's connection, as containerd does.
 // Ownership: NriRuntime owns the listening socket (removed on
@@ -31,19 +37,22 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "nri-plugin/api/api.pb.h"
-#include "nri-plugin/mux/trunk.h"
-#include "nri-plugin/net/unix_socket.h"
-#include "nri-plugin/protocol.h"
-#include "nri-plugin/ttrpc/client.h"
-#include "nri-plugin/ttrpc/server.h"
 #include "status/status.h"
+#include "tests/peers/nri_runtime/plugin_link.h"
+#include "tests/peers/nri_runtime/socket.h"
 
 namespace gcushare::nri_runtime {
 
 namespace api = ::nri::pkg::api::v1alpha1;
+
+inline constexpr std::string_view kPluginService =
+    "nri.pkg.api.v1alpha1.Plugin";
+inline constexpr std::string_view kRuntimeService =
+    "nri.pkg.api.v1alpha1.Runtime";
 
 // The NRI library version the runtime emulates (docs/protocols.md 4.6).
 enum class NriVersion {
@@ -84,17 +93,17 @@ class NriRuntime {
       std::chrono::milliseconds timeout, const SyncState& state = {});
 
   // Accepts a connection and returns it raw (for tests that speak bytes).
-  StatusOr<nri::UniqueFd> AcceptRaw(std::chrono::milliseconds timeout);
+  StatusOr<Fd> AcceptRaw(std::chrono::milliseconds timeout);
 
  private:
   explicit NriRuntime(RuntimeOptions options) : options_(std::move(options)) {}
   RuntimeOptions options_;
-  nri::UniqueFd listener_;
+  Fd listener_;
 };
 
 class PluginConnection {
  public:
-  PluginConnection(nri::UniqueFd fd, const RuntimeOptions& options);
+  PluginConnection(Fd fd, const RuntimeOptions& options);
   ~PluginConnection();
 
   // Waits for RegisterPlugin, then Configure and Synchronize.
@@ -118,16 +127,16 @@ class PluginConnection {
   void Close();
   // Waits for the plugin (or an error) to end the connection.
   bool WaitClosed(std::chrono::milliseconds timeout);
-  bool closed() const { return trunk_.closed(); }
+  bool closed() const { return link_->closed(); }
   // A Plugin method with a raw payload, for tests of bad input.
   StatusOr<std::string> CallRaw(const std::string& method,
                                 const std::string& payload) {
-    return client_.Call(nri::kPluginService, method, payload,
-                        options_.request_timeout);
+    return link_->Call(kPluginService, method, payload,
+                       options_.request_timeout);
   }
-  // Raw bytes on a connection id, for tests of bad input.
+  // Raw bytes in one mux frame on a connection id, for tests of bad input.
   Status WriteRaw(uint32_t conn_id, const std::string& bytes) {
-    return trunk_.Write(conn_id, bytes);
+    return link_->WriteRaw(conn_id, bytes);
   }
 
  private:
@@ -135,16 +144,17 @@ class PluginConnection {
   StatusOr<Resp> Call(const std::string& method, const Req& request,
                       bool event_metadata);
 
+  StatusOr<std::string> RegisterPlugin(const TtrpcRequest& request);
+  StatusOr<std::string> UpdateContainers(const TtrpcRequest& request);
+
   RuntimeOptions options_;
-  nri::mux::Trunk trunk_;
-  nri::ttrpc::Client client_;
-  nri::ttrpc::Server server_;
   std::mutex mu_;
   std::condition_variable cv_;
   bool registered_ = false;
   std::string name_;
   std::string index_;
   int32_t events_ = 0;
+  std::unique_ptr<PluginLink> link_;  // Last: its reader uses the above.
 };
 
 }  // namespace gcushare::nri_runtime
