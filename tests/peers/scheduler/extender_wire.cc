@@ -1,38 +1,68 @@
 #include "tests/peers/scheduler/extender_wire.h"
 
 #include <cctype>
+#include <cstdint>
 #include <sstream>
 #include <utility>
 
-#include "extender/protocol.h"
 #include "tests/peers/scheduler/go_json.h"
 
 namespace gcushare::scheduler {
 namespace {
 
-// Go's field matching: the exact key, else one equal ignoring case (the
-// extender reads bodies the same way).
-const nlohmann::json* Field(const nlohmann::json& object,
-                            std::string_view key) {
-  return extender::FindField(object, key);
+// A decoded body with its keys in document order: Go's decoder assigns
+// fields as it meets keys, so the order decides which duplicate wins.
+using GoValue = nlohmann::ordered_json;
+
+// Go's strings.EqualFold-like key folding used by encoding/json for field
+// names: ASCII letters ignoring case, and the two non-ASCII letters that
+// fold onto ASCII ones (U+212A KELVIN SIGN onto k, U+017F LONG S onto s).
+bool GoFoldEqual(std::string_view key, std::string_view field) {
+  size_t i = 0;
+  for (char want : field) {
+    const char lower =
+        static_cast<char>(std::tolower(static_cast<unsigned char>(want)));
+    if (i < key.size() &&
+        std::tolower(static_cast<unsigned char>(key[i])) == lower) {
+      ++i;
+    } else if (lower == 'k' && key.substr(i, 3) == "\xE2\x84\xAA") {
+      i += 3;
+    } else if (lower == 's' && key.substr(i, 2) == "\xC5\xBF") {
+      i += 2;
+    } else {
+      return false;
+    }
+  }
+  return i == key.size();
 }
 
-std::string JsonTypeName(const nlohmann::json& value) {
+// The value Go's encoding/json would store in struct field `field`: every
+// key equal to the field name ignoring case maps to it, and the last such
+// key in the document wins. Null when absent.
+const GoValue* Field(const GoValue& object, std::string_view field) {
+  const GoValue* found = nullptr;
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    if (GoFoldEqual(it.key(), field)) found = &it.value();
+  }
+  return found;
+}
+
+std::string JsonTypeName(const GoValue& value) {
   switch (value.type()) {
-    case nlohmann::json::value_t::object:
+    case GoValue::value_t::object:
       return "object";
-    case nlohmann::json::value_t::array:
+    case GoValue::value_t::array:
       return "array";
-    case nlohmann::json::value_t::string:
+    case GoValue::value_t::string:
       return "string";
-    case nlohmann::json::value_t::boolean:
+    case GoValue::value_t::boolean:
       return "bool";
     default:
       return "number";
   }
 }
 
-Status CannotUnmarshal(const nlohmann::json& value, std::string_view field,
+Status CannotUnmarshal(const GoValue& value, std::string_view field,
                        std::string_view go_type) {
   return InvalidArgumentError("json: cannot unmarshal " + JsonTypeName(value) +
                               " into Go struct field " + std::string(field) +
@@ -41,12 +71,12 @@ Status CannotUnmarshal(const nlohmann::json& value, std::string_view field,
 
 // The first JSON value of the body, as Go's json.Decoder.Decode reads it
 // (later bytes are not looked at).
-StatusOr<nlohmann::json> DecodeFirstValue(std::string_view body) {
+StatusOr<GoValue> DecodeFirstValue(std::string_view body) {
   std::istringstream stream{std::string(body)};
-  nlohmann::json value;
+  GoValue value;
   try {
     stream >> value;
-  } catch (const nlohmann::json::exception& e) {
+  } catch (const GoValue::exception& e) {
     bool blank = true;
     for (char c : body) {
       if (!std::isspace(static_cast<unsigned char>(c))) blank = false;
@@ -57,8 +87,8 @@ StatusOr<nlohmann::json> DecodeFirstValue(std::string_view body) {
   return value;
 }
 
-StatusOr<std::map<std::string, std::string>> StringMap(
-    const nlohmann::json* value, std::string_view field) {
+StatusOr<std::map<std::string, std::string>> StringMap(const GoValue* value,
+                                                       std::string_view field) {
   std::map<std::string, std::string> out;
   if (value == nullptr || value->is_null()) return out;
   if (!value->is_object()) {
@@ -141,7 +171,7 @@ std::string EncodeBindingArgs(std::string_view pod_name,
 }
 
 StatusOr<FilterReply> ParseFilterReply(std::string_view body) {
-  GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json value, DecodeFirstValue(body));
+  GCUSHARE_ASSIGN_OR_RETURN(GoValue value, DecodeFirstValue(body));
   FilterReply reply;
   if (value.is_null()) return reply;
   if (!value.is_object()) {
@@ -150,37 +180,38 @@ StatusOr<FilterReply> ParseFilterReply(std::string_view body) {
                                 " into Go value of type "
                                 "v1.ExtenderFilterResult");
   }
-  if (const nlohmann::json* nodes = Field(value, "Nodes");
+  if (const GoValue* nodes = Field(value, "Nodes");
       nodes != nullptr && !nodes->is_null()) {
     if (!nodes->is_object()) {
       return CannotUnmarshal(*nodes, "ExtenderFilterResult.Nodes",
                              "v1.NodeList");
     }
     std::vector<nlohmann::json> items;
-    const nlohmann::json* list = Field(*nodes, "items");
+    const GoValue* list = Field(*nodes, "items");
     if (list != nullptr && !list->is_null()) {
       if (!list->is_array()) {
         return CannotUnmarshal(*list, "ExtenderFilterResult.Nodes.items",
                                "[]v1.Node");
       }
-      for (const nlohmann::json& item : *list) {
+      for (const GoValue& item : *list) {
         if (!item.is_object() && !item.is_null()) {
           return CannotUnmarshal(item, "ExtenderFilterResult.Nodes.items",
                                  "v1.Node");
         }
-        items.push_back(item.is_null() ? nlohmann::json::object() : item);
+        items.push_back(item.is_null() ? nlohmann::json::object()
+                                       : nlohmann::json::parse(item.dump()));
       }
     }
     reply.nodes = std::move(items);
   }
-  if (const nlohmann::json* names = Field(value, "NodeNames");
+  if (const GoValue* names = Field(value, "NodeNames");
       names != nullptr && !names->is_null()) {
     if (!names->is_array()) {
       return CannotUnmarshal(*names, "ExtenderFilterResult.NodeNames",
                              "[]string");
     }
     std::vector<std::string> list;
-    for (const nlohmann::json& name : *names) {
+    for (const GoValue& name : *names) {
       if (name.is_null()) {
         list.emplace_back();
       } else if (!name.is_string()) {
@@ -199,7 +230,7 @@ StatusOr<FilterReply> ParseFilterReply(std::string_view body) {
       reply.failed_and_unresolvable,
       StringMap(Field(value, "FailedAndUnresolvableNodes"),
                 "ExtenderFilterResult.FailedAndUnresolvableNodes"));
-  if (const nlohmann::json* error = Field(value, "Error");
+  if (const GoValue* error = Field(value, "Error");
       error != nullptr && !error->is_null()) {
     if (!error->is_string()) {
       return CannotUnmarshal(*error, "ExtenderFilterResult.Error", "string");
@@ -211,7 +242,7 @@ StatusOr<FilterReply> ParseFilterReply(std::string_view body) {
 
 StatusOr<std::vector<HostPriority>> ParseHostPriorityList(
     std::string_view body) {
-  GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json value, DecodeFirstValue(body));
+  GCUSHARE_ASSIGN_OR_RETURN(GoValue value, DecodeFirstValue(body));
   std::vector<HostPriority> list;
   if (value.is_null()) return list;
   if (!value.is_array()) {
@@ -219,7 +250,7 @@ StatusOr<std::vector<HostPriority>> ParseHostPriorityList(
                                 JsonTypeName(value) +
                                 " into Go value of type v1.HostPriorityList");
   }
-  for (const nlohmann::json& entry : value) {
+  for (const GoValue& entry : value) {
     HostPriority priority;
     if (entry.is_null()) {
       list.push_back(priority);
@@ -230,16 +261,19 @@ StatusOr<std::vector<HostPriority>> ParseHostPriorityList(
                                   JsonTypeName(entry) +
                                   " into Go value of type v1.HostPriority");
     }
-    if (const nlohmann::json* host = Field(entry, "Host");
+    if (const GoValue* host = Field(entry, "Host");
         host != nullptr && !host->is_null()) {
       if (!host->is_string()) {
         return CannotUnmarshal(*host, "HostPriority.Host", "string");
       }
       priority.host = host->get<std::string>();
     }
-    if (const nlohmann::json* score = Field(entry, "Score");
+    if (const GoValue* score = Field(entry, "Score");
         score != nullptr && !score->is_null()) {
-      if (!score->is_number_integer()) {
+      // Go refuses fractions and values outside int64.
+      if (!score->is_number_integer() ||
+          (score->is_number_unsigned() &&
+           score->get<uint64_t>() > uint64_t{INT64_MAX})) {
         return CannotUnmarshal(*score, "HostPriority.Score", "int64");
       }
       priority.score = score->get<int64_t>();
@@ -250,7 +284,7 @@ StatusOr<std::vector<HostPriority>> ParseHostPriorityList(
 }
 
 StatusOr<std::string> ParseBindingReply(std::string_view body) {
-  GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json value, DecodeFirstValue(body));
+  GCUSHARE_ASSIGN_OR_RETURN(GoValue value, DecodeFirstValue(body));
   if (value.is_null()) return std::string();
   if (!value.is_object()) {
     return InvalidArgumentError("json: cannot unmarshal " +
@@ -258,7 +292,7 @@ StatusOr<std::string> ParseBindingReply(std::string_view body) {
                                 " into Go value of type "
                                 "v1.ExtenderBindingResult");
   }
-  const nlohmann::json* error = Field(value, "Error");
+  const GoValue* error = Field(value, "Error");
   if (error == nullptr || error->is_null()) return std::string();
   if (!error->is_string()) {
     return CannotUnmarshal(*error, "ExtenderBindingResult.Error", "string");

@@ -1,8 +1,14 @@
 // The kube-scheduler side of the extender protocol (docs/protocols.md section
 // 2): the request bodies it sends, byte for byte as kube-scheduler's Go code
 // writes them (tests/conformance/extender-*.raw), and the replies it reads,
-// decoded like Go's encoding/json does (keys matched exactly first, then
-// ignoring ASCII case; unknown keys ignored; null allowed for every field).
+// decoded like Go's encoding/json does (a key names a field when equal to
+// it ignoring case, the last such key in the document wins; unknown keys
+// ignored; null allowed for every field).
+//
+// Written from the wire facts and kube-scheduler's Go types, with no code
+// shared with the extender's own codec (extender/protocol.h), so that a bug
+// in either cannot pass unseen: extender_conformance_test runs the two
+// against each other and against the captures.
 //
 // Pure functions; thread-safe. Parse errors are InvalidArgument with a
 // message in the style of Go's decoder ("json: cannot unmarshal ...").
