@@ -16,15 +16,15 @@
 // - bestfit, the paper's BestFit: the node left with the least
 //   0.5 * free CPU / 128 cores + 0.5 * free card memory / 8 reference cards,
 //   then the tightest card;
-// - fgd, Fragmentation Gradient Descent (Weng et al., ATC '23): the node and
-//   card adding the least expected fragmentation against the request mix of
-//   the whole trace (known in advance, as in the paper), random among ties;
-//   its fragmentation counts cards only;
-// - fgd-cpu, the paper's own measure (binpack/fragmentation.h: a node's
-//   free cards are fragment for a task type it cannot host for CPU too,
-//   weighted by the popularity of the trace's task types), which places the
-//   tasks without cards as well. In this replay it strands more than fgd
-//   (README.md gives the figures), so fgd stays the reference.
+// - fgd, the paper's Fragmentation Gradient Descent (Weng et al., ATC '23)
+//   as its simulator scores it: the node (and its first card) whose
+//   fragmentation (binpack/fragmentation.h: CPU counts too, against all the
+//   trace's task types, known in advance) falls most, in the simulator's
+//   100 score points (a sigmoid), random among ties; it places the tasks
+//   without cards as well;
+// - fgd-cards, the earlier card-only FGD: least expected fragmentation
+//   added against the trace's request mix (extender::RequestMix), for
+//   comparison.
 //
 // Pure function of its inputs and seed; thread-compatible (runs may go on
 // in parallel threads).
@@ -41,9 +41,9 @@
 
 namespace gcushare::binpack {
 
-enum class ReplayPolicy { kDefault, kBestFit, kFgd, kFgdCpu };
+enum class ReplayPolicy { kDefault, kBestFit, kFgd, kFgdCards };
 
-// "default", "bestfit", "fgd", "fgd-cpu"; anything else is
+// "default", "bestfit", "fgd", "fgd-cards"; anything else is
 // InvalidArgument.
 StatusOr<ReplayPolicy> ParseReplayPolicy(std::string_view text);
 std::string_view ReplayPolicyName(ReplayPolicy policy);

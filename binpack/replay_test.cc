@@ -54,7 +54,7 @@ TEST(ReplayTest, WholeCardsFillTheClusterUnderEveryPolicy) {
   ReplayConfig config;
   config.inflation = 1.0;
   for (ReplayPolicy policy : {ReplayPolicy::kDefault, ReplayPolicy::kBestFit,
-                              ReplayPolicy::kFgd, ReplayPolicy::kFgdCpu}) {
+                              ReplayPolicy::kFgd, ReplayPolicy::kFgdCards}) {
     auto result = Replay(*nodes, tasks, config, policy, 42);
     ASSERT_TRUE(result.ok()) << result.status();
     EXPECT_EQ(result->unallocated_pct, 0) << ReplayPolicyName(policy);
@@ -87,7 +87,7 @@ TEST(ReplayTest, UnknownModelsAndPoliciesAreErrors) {
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.status().message().find("\"X9\""), std::string::npos);
   EXPECT_FALSE(ParseReplayPolicy("worstfit").ok());
-  EXPECT_EQ(*ParseReplayPolicy("fgd-cpu"), ReplayPolicy::kFgdCpu);
+  EXPECT_EQ(*ParseReplayPolicy("fgd-cards"), ReplayPolicy::kFgdCards);
 }
 
 }  // namespace
