@@ -104,6 +104,7 @@ class Run {
       case ReplayPolicy::kFgdCards:
         return ChooseFgdCards(task, cards);
       case ReplayPolicy::kFgd:
+      case ReplayPolicy::kFgdGcu:
         return ChooseFgd(task, cards);
     }
     return -1;
@@ -393,8 +394,10 @@ StatusOr<ReplayPolicy> ParseReplayPolicy(std::string_view text) {
   if (text == "bestfit") return ReplayPolicy::kBestFit;
   if (text == "fgd") return ReplayPolicy::kFgd;
   if (text == "fgd-cards") return ReplayPolicy::kFgdCards;
-  return InvalidArgumentError("unknown policy \"" + std::string(text) +
-                              "\" (valid: default, bestfit, fgd, fgd-cards)");
+  if (text == "fgd-gcu") return ReplayPolicy::kFgdGcu;
+  return InvalidArgumentError(
+      "unknown policy \"" + std::string(text) +
+      "\" (valid: default, bestfit, fgd, fgd-cards, fgd-gcu)");
 }
 
 std::string_view ReplayPolicyName(ReplayPolicy policy) {
@@ -407,6 +410,8 @@ std::string_view ReplayPolicyName(ReplayPolicy policy) {
       return "fgd";
     case ReplayPolicy::kFgdCards:
       return "fgd-cards";
+    case ReplayPolicy::kFgdGcu:
+      return "fgd-gcu";
   }
   return "?";
 }

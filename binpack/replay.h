@@ -24,7 +24,10 @@
 //   without cards as well;
 // - fgd-cards, the earlier card-only FGD: least expected fragmentation
 //   added against the trace's request mix (extender::RequestMix), for
-//   comparison.
+//   comparison;
+// - fgd-gcu, fgd for the tasks with cards only; the others go by BestFit's
+//   node rule as under default (like for like with the extender, which
+//   never sees them).
 //
 // Pure function of its inputs and seed; thread-compatible (runs may go on
 // in parallel threads).
@@ -41,9 +44,9 @@
 
 namespace gcushare::binpack {
 
-enum class ReplayPolicy { kDefault, kBestFit, kFgd, kFgdCards };
+enum class ReplayPolicy { kDefault, kBestFit, kFgd, kFgdCards, kFgdGcu };
 
-// "default", "bestfit", "fgd", "fgd-cards"; anything else is
+// "default", "bestfit", "fgd", "fgd-cards", "fgd-gcu"; anything else is
 // InvalidArgument.
 StatusOr<ReplayPolicy> ParseReplayPolicy(std::string_view text);
 std::string_view ReplayPolicyName(ReplayPolicy policy);

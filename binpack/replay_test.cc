@@ -53,8 +53,9 @@ TEST(ReplayTest, WholeCardsFillTheClusterUnderEveryPolicy) {
   std::vector<TraceTask> tasks(4, TraceTask{1000, 1024, 1, 1000});
   ReplayConfig config;
   config.inflation = 1.0;
-  for (ReplayPolicy policy : {ReplayPolicy::kDefault, ReplayPolicy::kBestFit,
-                              ReplayPolicy::kFgd, ReplayPolicy::kFgdCards}) {
+  for (ReplayPolicy policy :
+       {ReplayPolicy::kDefault, ReplayPolicy::kBestFit, ReplayPolicy::kFgd,
+        ReplayPolicy::kFgdCards, ReplayPolicy::kFgdGcu}) {
     auto result = Replay(*nodes, tasks, config, policy, 42);
     ASSERT_TRUE(result.ok()) << result.status();
     EXPECT_EQ(result->unallocated_pct, 0) << ReplayPolicyName(policy);
@@ -88,6 +89,7 @@ TEST(ReplayTest, UnknownModelsAndPoliciesAreErrors) {
   EXPECT_NE(result.status().message().find("\"X9\""), std::string::npos);
   EXPECT_FALSE(ParseReplayPolicy("worstfit").ok());
   EXPECT_EQ(*ParseReplayPolicy("fgd-cards"), ReplayPolicy::kFgdCards);
+  EXPECT_EQ(ReplayPolicyName(ReplayPolicy::kFgdGcu), "fgd-gcu");
 }
 
 }  // namespace
