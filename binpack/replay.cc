@@ -300,8 +300,15 @@ class Run {
         continue;
       }
       double node_best = -std::numeric_limits<double>::infinity();
+      seen_free_.clear();
       for (const CardUsage& card : node.cached.cards) {
         if (card.whole || card.Free() < task.units) continue;
+        // Cards with the same free units score the same: the first counts.
+        if (std::find(seen_free_.begin(), seen_free_.end(), card.Free()) !=
+            seen_free_.end()) {
+          continue;
+        }
+        seen_free_.push_back(card.Free());
         const Fragmentation::Terms& terms = TermsOf(i);
         const double key = FgdScore(
             terms.value -
@@ -313,7 +320,7 @@ class Run {
         }
       }
       if (choice[i].empty()) continue;
-      Offer(static_cast<int>(i), (node_best), &best_key);
+      Offer(static_cast<int>(i), node_best, &best_key);
     }
     int chosen = Pick();
     if (chosen >= 0) *cards = choice[chosen];
@@ -382,6 +389,7 @@ class Run {
   const Fragmentation* fragmentation_;       // kFgd; borrowed.
   std::vector<Fragmentation::Terms> terms_;  // kFgd: per node, cached.
   std::vector<bool> terms_valid_;
+  std::vector<uint64_t> seen_free_;  // kFgd: scratch.
   std::mt19937_64 random_;
   std::vector<int> best_;
   extender::RequestHistory history_;  // kDefault: what was placed.
