@@ -11,8 +11,8 @@
 // chooses from the extender's answers (the best rank, random among ties:
 // the extender's filter keeps only the best-ranked nodes), and the cards
 // are the ones Judge() chose. Tasks that ask for no card are placed by
-// BestFit's node rule below under default and bestfit (the extender never
-// sees them). The references:
+// BestFit's node rule below under default, bestfit, fgd-gcu and fgd-cards
+// (the extender never sees them). The references:
 // - bestfit, the paper's BestFit: the node left with the least
 //   0.5 * free CPU / 128 cores + 0.5 * free card memory / 8 reference cards,
 //   then the tightest card;
