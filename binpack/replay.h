@@ -10,17 +10,24 @@
 // the tasks placed so far, the node is chosen the way kube-scheduler
 // chooses from the extender's answers (the best rank, random among ties:
 // the extender's filter keeps only the best-ranked nodes), and the cards
-// are the ones Judge() chose. Tasks that ask for no card are placed alike
-// under every policy, by BestFit's node rule below (the extender never sees
-// them). The references:
+// are the ones Judge() chose. Tasks that ask for no card are placed by
+// BestFit's node rule below under default, bestfit, fgd-gcu and fgd-cards
+// (the extender never sees them). The references:
 // - bestfit, the paper's BestFit: the node left with the least
 //   0.5 * free CPU / 128 cores + 0.5 * free card memory / 8 reference cards,
 //   then the tightest card;
-// - fgd, Fragmentation Gradient Descent (Weng et al., ATC '23): the node and
-//   card adding the least expected fragmentation against the request mix of
-//   the whole trace (known in advance, as in the paper), random among ties.
-//   Unlike the paper's, its fragmentation counts cards only, not the CPU a
-//   task would leave too little of (README.md gives the effect).
+// - fgd, the paper's Fragmentation Gradient Descent (Weng et al., ATC '23)
+//   as its simulator scores it: the node (and its first card) whose
+//   fragmentation (binpack/fragmentation.h: CPU counts too, against all the
+//   trace's task types, known in advance) falls most, in the simulator's
+//   100 score points (a sigmoid), random among ties; it places the tasks
+//   without cards as well;
+// - fgd-cards, the earlier card-only FGD: least expected fragmentation
+//   added against the trace's request mix (extender::RequestMix), for
+//   comparison;
+// - fgd-gcu, fgd for the tasks with cards only; the others go by BestFit's
+//   node rule as under default (like for like with the extender, which
+//   never sees them).
 //
 // Pure function of its inputs and seed; thread-compatible (runs may go on
 // in parallel threads).
@@ -37,9 +44,10 @@
 
 namespace gcushare::binpack {
 
-enum class ReplayPolicy { kDefault, kBestFit, kFgd };
+enum class ReplayPolicy { kDefault, kBestFit, kFgd, kFgdCards, kFgdGcu };
 
-// "default", "bestfit", "fgd"; anything else is InvalidArgument.
+// "default", "bestfit", "fgd", "fgd-cards", "fgd-gcu"; anything else is
+// InvalidArgument.
 StatusOr<ReplayPolicy> ParseReplayPolicy(std::string_view text);
 std::string_view ReplayPolicyName(ReplayPolicy policy);
 

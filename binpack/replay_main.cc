@@ -111,7 +111,8 @@ int Main(int argc, char** argv) {
   app.add_option("--g3-gib", config.g3_gib, "G3 card size in GiB");
   app.add_option("--mode", mode,
                  "memory (GiB by card model) or milli (the paper's model)");
-  app.add_option("--policies", policies_text, "default, bestfit, fgd");
+  app.add_option("--policies", policies_text,
+                 "default, bestfit, fgd, fgd-cards, fgd-gcu");
   app.add_option("--threads", threads, "Runs in parallel");
   app.add_flag("--json", json, "One JSON object per line instead of a table");
   if (auto exit_code = ParseFlags(app, argc, argv)) return *exit_code;

@@ -54,7 +54,8 @@ TEST(ReplayTest, WholeCardsFillTheClusterUnderEveryPolicy) {
   ReplayConfig config;
   config.inflation = 1.0;
   for (ReplayPolicy policy :
-       {ReplayPolicy::kDefault, ReplayPolicy::kBestFit, ReplayPolicy::kFgd}) {
+       {ReplayPolicy::kDefault, ReplayPolicy::kBestFit, ReplayPolicy::kFgd,
+        ReplayPolicy::kFgdCards, ReplayPolicy::kFgdGcu}) {
     auto result = Replay(*nodes, tasks, config, policy, 42);
     ASSERT_TRUE(result.ok()) << result.status();
     EXPECT_EQ(result->unallocated_pct, 0) << ReplayPolicyName(policy);
@@ -78,6 +79,36 @@ TEST(ReplayTest, StrandedMemoryAndDropsAreCounted) {
   EXPECT_DOUBLE_EQ(result->dropped_pct, 100.0 * 13 / 65);
 }
 
+TEST(ReplayTest, FgdKeepsCpuForTheCardTasks) {
+  // Two one-card nodes with 16 CPUs and a card-less node with 64. A task of
+  // 12 CPUs and no card, and two of 12 CPUs and a whole card: fgd puts the
+  // CPU task where it strands no card (the card-less node), so both card
+  // tasks fit; bestfit puts it on a card node (less free capacity left
+  // there) whenever it arrives before a card task, stranding that card.
+  auto nodes = ParseNodeList(
+      "sn,cpu_milli,memory_mib,gpu,model\n"
+      "n0,16000,65536,1,T4\n"
+      "n1,16000,65536,1,T4\n"
+      "n2,64000,65536,0,\n",
+      "nodes.csv");
+  ASSERT_TRUE(nodes.ok()) << nodes.status();
+  const std::vector<TraceTask> tasks = {
+      {12000, 1024, 0, 0}, {12000, 1024, 1, 1000}, {12000, 1024, 1, 1000}};
+  ReplayConfig config;
+  config.inflation = 1.0;
+  int bestfit_strands = 0;
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    auto fgd = Replay(*nodes, tasks, config, ReplayPolicy::kFgd, seed);
+    ASSERT_TRUE(fgd.ok()) << fgd.status();
+    EXPECT_EQ(fgd->unallocated_pct, 0) << seed;
+    EXPECT_EQ(fgd->dropped_pct, 0) << seed;
+    auto bestfit = Replay(*nodes, tasks, config, ReplayPolicy::kBestFit, seed);
+    ASSERT_TRUE(bestfit.ok()) << bestfit.status();
+    if (bestfit->unallocated_pct > 0) ++bestfit_strands;
+  }
+  EXPECT_GT(bestfit_strands, 0);
+}
+
 TEST(ReplayTest, UnknownModelsAndPoliciesAreErrors) {
   auto nodes = ParseNodeList("sn,cpu_milli,memory_mib,gpu,model\nn,1,1,1,X9\n",
                              "nodes.csv");
@@ -87,6 +118,8 @@ TEST(ReplayTest, UnknownModelsAndPoliciesAreErrors) {
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.status().message().find("\"X9\""), std::string::npos);
   EXPECT_FALSE(ParseReplayPolicy("worstfit").ok());
+  EXPECT_EQ(*ParseReplayPolicy("fgd-cards"), ReplayPolicy::kFgdCards);
+  EXPECT_EQ(ReplayPolicyName(ReplayPolicy::kFgdGcu), "fgd-gcu");
 }
 
 }  // namespace

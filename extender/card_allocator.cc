@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace gcushare::extender {
 namespace {
@@ -116,6 +117,27 @@ StatusOr<Placement> PlaceShared(const std::vector<CardUsage>& cards,
   return placement;
 }
 
+// `count` of the `free` cards, all on one NUMA node when one has enough
+// (the one with the fewest free cards, then the lowest number); else the
+// first `count`. Sets *local when they share a known NUMA node.
+std::vector<const CardUsage*> ChooseWholeCards(
+    const std::vector<const CardUsage*>& free, uint32_t count, bool* local) {
+  std::map<int, std::vector<const CardUsage*>> by_numa;
+  for (const CardUsage* card : free) {
+    if (card->numa) by_numa[*card->numa].push_back(card);
+  }
+  const std::vector<const CardUsage*>* best = nullptr;
+  for (const auto& [numa, group] : by_numa) {
+    if (group.size() >= count &&
+        (best == nullptr || group.size() < best->size())) {
+      best = &group;
+    }
+  }
+  *local = best != nullptr;
+  const std::vector<const CardUsage*>& from = best != nullptr ? *best : free;
+  return {from.begin(), from.begin() + count};
+}
+
 StatusOr<Placement> PlaceWhole(const std::vector<CardUsage>& cards,
                                uint32_t count, Policy policy,
                                const RequestMix& mix) {
@@ -132,10 +154,11 @@ StatusOr<Placement> PlaceWhole(const std::vector<CardUsage>& cards,
   Placement placement;
   uint64_t taken = 0;
   double added = 0;
-  for (uint32_t i = 0; i < count; ++i) {
-    placement.cards.push_back(free[i]->index);
-    taken += free[i]->Free();
-    added -= mix.SharedFragment(free[i]->Free());
+  bool numa_local = false;
+  for (const CardUsage* card : ChooseWholeCards(free, count, &numa_local)) {
+    placement.cards.push_back(card->index);
+    taken += card->Free();
+    added -= mix.SharedFragment(card->Free());
   }
   std::sort(placement.cards.begin(), placement.cards.end());
   if (policy == Policy::kBinpack) {
@@ -149,7 +172,7 @@ StatusOr<Placement> PlaceWhole(const std::vector<CardUsage>& cards,
     placement.score = Round(10 * (1 - NodeFreeShareAfter(cards, taken)));
     placement.rank = {
         -static_cast<double>(sum.Total() - taken) - kFragmentWeight * added,
-        -static_cast<double>(sum.untouched - count), 0};
+        -static_cast<double>(sum.untouched - count), numa_local ? 1.0 : 0.0};
   } else {
     const double share =
         static_cast<double>(count) / static_cast<double>(free.size());

@@ -4,7 +4,10 @@
 // Rules (docs/contracts.md):
 // - A shared request of R units fits on ONE healthy card that no whole-card
 //   pod holds and that has R units unclaimed.
-// - A whole-card request of N needs N healthy cards with nothing on them.
+// - A whole-card request of N needs N healthy cards with nothing on them;
+//   for N > 1 the cards of one NUMA node are preferred (the node with the
+//   fewest such cards that has N, so the others stay whole), else the
+//   lowest-numbered cards.
 // - Shared and whole-card pods never share a card.
 //
 // Policies:
@@ -55,6 +58,8 @@ struct CardUsage {
   uint64_t used_units = 0;  // Claimed by shared pods.
   bool healthy = true;
   bool whole = false;  // Held by a whole-card pod.
+  // The card's NUMA node as the node layout publishes it; unset: unknown.
+  std::optional<int> numa;
 
   uint64_t Free() const {
     return used_units >= total_units ? 0 : total_units - used_units;

@@ -104,6 +104,45 @@ TEST(CardAllocatorTest, WholeCardsGoWhereFewestUntouchedCardsStay) {
   EXPECT_GT(on_small->rank, on_large->rank);
 }
 
+// Cards 0..3 on NUMA nodes `numa` (-1: unknown).
+std::vector<CardUsage> NumaNode(std::vector<int> numa) {
+  std::vector<CardUsage> cards = Node(static_cast<int>(numa.size()), 16);
+  for (size_t i = 0; i < numa.size(); ++i) {
+    if (numa[i] >= 0) cards[i].numa = numa[i];
+  }
+  return cards;
+}
+
+TEST(CardAllocatorTest, MultiCardPodsGetCardsOfOneNumaNode) {
+  // Interleaved NUMA nodes: 0 and 2 share NUMA node 0.
+  auto placed = Place(NumaNode({0, 1, 0, 1}), {0, 2}, Policy::kBinpack);
+  ASSERT_TRUE(placed.ok());
+  EXPECT_EQ(placed->cards, (std::vector<uint32_t>{0, 2}));
+  EXPECT_EQ(placed->rank[2], 1);
+  // Card 1 is in use: NUMA node 1 (cards 2, 3) is the one with two free;
+  // NUMA node 0 keeps none whole otherwise, so it is not split.
+  std::vector<CardUsage> used = NumaNode({0, 0, 1, 1});
+  used[1].used_units = 4;
+  placed = Place(used, {0, 2}, Policy::kBinpack);
+  ASSERT_TRUE(placed.ok());
+  EXPECT_EQ(placed->cards, (std::vector<uint32_t>{2, 3}));
+  // Of two NUMA nodes with room, the fuller one: the other stays whole.
+  std::vector<CardUsage> six = Node(6, 16);
+  for (uint32_t i = 0; i < 6; ++i) six[i].numa = i < 3 ? 0 : 1;
+  six[0].used_units = 1;
+  placed = Place(six, {0, 2}, Policy::kBinpack);
+  ASSERT_TRUE(placed.ok());
+  EXPECT_EQ(placed->cards, (std::vector<uint32_t>{1, 2}));
+  // Unknown NUMA nodes (old layouts) or none with room: the first cards.
+  placed = Place(NumaNode({-1, -1, -1, -1}), {0, 2}, Policy::kBinpack);
+  ASSERT_TRUE(placed.ok());
+  EXPECT_EQ(placed->cards, (std::vector<uint32_t>{0, 1}));
+  EXPECT_EQ(placed->rank[2], 0);
+  placed = Place(NumaNode({0, 1, 2, 3}), {0, 2}, Policy::kBinpack);
+  ASSERT_TRUE(placed.ok());
+  EXPECT_EQ(placed->cards, (std::vector<uint32_t>{0, 1}));
+}
+
 TEST(CardAllocatorTest, SpreadPrefersEmptiestCard) {
   std::vector<CardUsage> node = Node(3, 16);
   node[0].used_units = 8;

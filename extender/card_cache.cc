@@ -191,6 +191,7 @@ void CardCache::RecountLocked(const std::string& name) {
     usage.index = card.index;
     usage.total_units = card.memory_units;
     usage.healthy = card.healthy;
+    usage.numa = card.numa;
     node.cards.push_back(usage);
   }
   auto pods = pods_by_node_.find(name);

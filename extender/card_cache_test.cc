@@ -117,6 +117,17 @@ TEST(CardCacheTest, NodeLosingItsLabelLeavesAndUnhealthyCardsAreMarked) {
   EXPECT_EQ(cache.node_count(), 0u);
 }
 
+TEST(CardCacheTest, CardsKeepTheirPublishedNumaNode) {
+  CardCache cache;
+  // SharingNode publishes cards 0-1 on NUMA node 0 and 2-3 on 1.
+  cache.UpsertNode(SharingNode("n1", 4, 16));
+  std::vector<std::optional<int>> numa;
+  cache.Visit({"n1"}, [&](const std::string&, const CachedNode* node) {
+    for (const CardUsage& card : node->cards) numa.push_back(card.numa);
+  });
+  EXPECT_EQ(numa, (std::vector<std::optional<int>>{0, 0, 1, 1}));
+}
+
 // A malformed card list is reported, and the pod stays counted on every
 // card of its node: an edit cannot make memory look free.
 TEST(CardCacheTest, MalformedAnnotationsAreReportedAndStillCounted) {

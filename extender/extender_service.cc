@@ -53,7 +53,9 @@ std::string OutrankedReason(const std::string& best) {
 
 // Binpack: only the best-ranked fitting nodes pass, so that kube-scheduler's
 // own scores (which spread pods) choose among equally good nodes only; the
-// others fail (preemption is not needed for them: some node passes).
+// others fail as unresolvable (FailedAndUnresolvableNodes): the pod fits
+// there already, so evicting pods could not help, and kube-scheduler's
+// preemption must not pick victims on them (docs/protocols.md).
 // Spread: every fitting node passes.
 void KeepBestRanked(Policy policy,
                     const std::vector<std::pair<std::string, Placement>>& fits,
@@ -71,7 +73,7 @@ void KeepBestRanked(Policy policy,
   }
   for (const auto& [name, placement] : fits) {
     if (policy != Policy::kSpread && placement.rank != best->rank) {
-      result->failed[name] = OutrankedReason(best_name);
+      result->failed_unresolvable[name] = OutrankedReason(best_name);
     }
   }
 }

@@ -309,8 +309,12 @@ TEST_F(ExtenderServiceTest, BinpackFilterKeepsTheBestRankedNodes) {
   ASSERT_EQ(reply.status, 200);
   auto result = nlohmann::json::parse(reply.body);
   EXPECT_EQ(result["NodeNames"], nlohmann::json({"a"}));
-  EXPECT_NE(result["FailedNodes"]["b"].get<std::string>().find("node a"),
-            std::string::npos);
+  // Unresolvable: b fits already, preemption must not evict pods there.
+  EXPECT_FALSE(result["FailedNodes"].contains("b")) << result;
+  EXPECT_NE(result["FailedAndUnresolvableNodes"]["b"].get<std::string>().find(
+                "node a"),
+            std::string::npos)
+      << result;
   reply = service_.Prioritize(Args(pod, {"b", "a"}));
   auto scores = nlohmann::json::parse(reply.body);
   EXPECT_EQ(scores[1]["Score"], 10);

@@ -327,7 +327,7 @@ TEST_F(PodSchedulerTest, DefaultScoresSpreadUnlessTheExtenderFilters) {
       -> StatusOr<ExtenderFilterResult> {
     ExtenderFilterResult result;
     result.nodes = {nodes[0]};
-    result.failed["b"] =
+    result.failed_and_unresolvable["b"] =
         "GCU binpack: node a holds this pod with less card "
         "memory stranded";
     return result;

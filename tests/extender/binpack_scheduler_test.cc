@@ -1,0 +1,113 @@
+// The binpack policy under kube-scheduler's own scores, end to end over
+// HTTP: the real extender binary, the stand-in kube-scheduler binary
+// (in-tree filters, then the extender; the default profile's
+// NodeResourcesFit LeastAllocated and BalancedAllocation scores plus the
+// extender's priority times its weight) with the shipped scheduler
+// configuration (configs/scheduler/scheduler-config-v1.yaml), and the
+// stand-in API server.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "extender/testing/objects.h"
+#include "testing/files.h"
+#include "testing/subprocess.h"
+#include "tests/extender/extender_fixture.h"
+
+namespace gcushare {
+namespace {
+
+using extender::testing::MemoryPod;
+using extender::testing::SharingNode;
+using nlohmann::json;
+
+// A sharing node of two 16 GiB cards with the CPU and memory kube-scheduler
+// scores by.
+json ScoredNode(const std::string& name) {
+  json node = SharingNode(name, 2, 16);
+  node["status"]["allocatable"]["cpu"] = "32";
+  node["status"]["allocatable"]["memory"] = "128Gi";
+  node["status"]["allocatable"]["pods"] = "110";
+  node["status"]["allocatable"]["enflame.com/gcu-memory"] = "32";
+  node["status"]["capacity"] = node["status"]["allocatable"];
+  return node;
+}
+
+// A pod of `gib` GiB that also asks 8 CPUs and 32 GiB of host memory, so
+// that LeastAllocated clearly prefers an empty node.
+json ScoredPod(const std::string& name, int gib) {
+  json pod = MemoryPod(name, gib);
+  pod["spec"]["containers"][0]["resources"]["requests"] = {{"cpu", "8"},
+                                                           {"memory", "32Gi"}};
+  return pod;
+}
+
+class BinpackSchedulerTest : public ExtenderHttpTest {
+ protected:
+  // The shipped configuration with the test extender's address.
+  std::string WriteShippedConfig() {
+    std::string text = testing::ReadFileOrEmpty(
+        testing::RunfilePath("configs/scheduler/scheduler-config-v1.yaml"));
+    const std::string key = "urlPrefix: ";
+    size_t at = text.find(key);
+    EXPECT_NE(at, std::string::npos) << text;
+    size_t end = text.find('\n', at);
+    text.replace(at, end - at,
+                 key + "http://127.0.0.1:" + std::to_string(extender_.port()) +
+                     "/gcushare-scheduler");
+    const std::string path = dir_ + "/scheduler-config.yaml";
+    testing::WriteFileOrDie(path, text);
+    return path;
+  }
+
+  // Runs the stand-in kube-scheduler once over the pending pods.
+  void ScheduleOnce(const std::string& config) {
+    auto result = testing::RunProcess(
+        {testing::RunfilePath("tests/peers/scheduler/scheduler"),
+         "--server=http://127.0.0.1:" + std::to_string(api_.port()),
+         "--config=" + config, "--log-dir=" + dir_ + "/scheduler-logs",
+         "--once"});
+    ASSERT_TRUE(result.ok()) << result.status();
+    EXPECT_EQ(result->exit_code, 0) << result->out << result->err;
+  }
+};
+
+TEST_F(BinpackSchedulerTest, TwelveGibGoesToAFreshCardOfTheUsedNode) {
+  CreateNode(ScoredNode("a"));
+  CreateNode(ScoredNode("b"));
+  StartExtender();
+  WaitForNode("a");
+  WaitForNode("b");
+  const std::string config = WriteShippedConfig();
+  for (auto [name, gib] : {std::pair{"p4", 4}, {"p8", 8}}) {
+    CreatePod(ScoredPod(name, gib));
+    ScheduleOnce(config);
+  }
+  const std::string first = GetPod("p4")["spec"]["nodeName"];
+  ASSERT_FALSE(first.empty());
+  EXPECT_EQ(GetPod("p8")["spec"]["nodeName"], first);
+  EXPECT_EQ(Annotation("p4", "enflame.com/gcu-device-id"), "0");
+  EXPECT_EQ(Annotation("p8", "enflame.com/gcu-device-id"), "0");
+  const std::string other = first == "a" ? "b" : "a";
+
+  // The other node fits the 12 GiB pod and wins kube-scheduler's own
+  // scores (it has all its CPU and memory free), but the filter passes only
+  // the used node; the other fails as unresolvable (it fits already,
+  // preemption could not help).
+  json pod = CreatePod(ScoredPod("p12", 12));
+  json filtered = Filter(pod, {other, first});
+  EXPECT_EQ(filtered["NodeNames"], json::array({first})) << filtered;
+  EXPECT_TRUE(filtered["FailedAndUnresolvableNodes"].contains(other))
+      << filtered;
+  EXPECT_FALSE(filtered["FailedNodes"].contains(other)) << filtered;
+
+  ScheduleOnce(config);
+  EXPECT_EQ(GetPod("p12")["spec"]["nodeName"], first);
+  EXPECT_EQ(Annotation("p12", "enflame.com/gcu-device-id"), "1");
+  EXPECT_EQ(Inspect(other)["usedGCU"], 0);
+}
+
+}  // namespace
+}  // namespace gcushare
