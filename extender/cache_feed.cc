@@ -63,33 +63,34 @@ std::optional<nlohmann::json> NodeKeptForm(const nlohmann::json& node) {
 }
 
 void NodeFeed::OnAdd(const nlohmann::json& node) {
-  NodeLayout layout = ParseNodeLayout(node);
-  if (!layout.usable()) {
-    spdlog::warn("node {}: left out of placement: {}", layout.name,
-                 layout.problem);
+  NodeView view = ReadNodeView(node);
+  if (!view.usable()) {
+    spdlog::warn("node {}: left out of placement: {}", view.name, view.problem);
   }
   cache_->UpsertNode(node);
 }
 
 void NodeFeed::OnUpdate(const nlohmann::json& old_node,
                         const nlohmann::json& new_node) {
-  NodeLayout before = ParseNodeLayout(old_node);
-  NodeLayout after = ParseNodeLayout(new_node);
+  NodeView before = ReadNodeView(old_node);
+  NodeView after = ReadNodeView(new_node);
   if (after.problem != before.problem && !after.usable()) {
     spdlog::warn("node {}: left out of placement: {}", after.name,
                  after.problem);
   }
-  for (size_t i = 0; i < after.cards.size() && i < before.cards.size(); ++i) {
-    if (before.cards[i].healthy && !after.cards[i].healthy) {
+  const std::vector<contract::NodeCard>& was = before.layout.cards;
+  const std::vector<contract::NodeCard>& is = after.layout.cards;
+  for (size_t i = 0; i < is.size() && i < was.size(); ++i) {
+    if (was[i].healthy && !is[i].healthy) {
       spdlog::warn("node {}: card {} turned unhealthy; no new pods go there",
-                   after.name, after.cards[i].index);
+                   after.name, is[i].index);
     }
   }
   cache_->UpsertNode(new_node);
 }
 
 void NodeFeed::OnDelete(const nlohmann::json& last_state) {
-  cache_->RemoveNode(ParseNodeLayout(last_state).name);
+  cache_->RemoveNode(ReadNodeView(last_state).name);
 }
 
 void PodFeed::OnAdd(const nlohmann::json& pod) {

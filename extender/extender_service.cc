@@ -262,7 +262,7 @@ Status ExtenderService::BindPod(const BindingArgs& args) {
     for (const CardUsage& card : node->cards) {
       if (card.index == usage.cards.front()) card_total = card.total_units;
     }
-    unit_text = node->layout.unit_text;
+    unit_text = node->view.unit_text;
     ticket = locked.Assume(usage);
   });
   if (!refusal.empty()) {
