@@ -7,8 +7,9 @@
 // for placement and the NRI plugin for each card's memory.
 //
 // To add a field: add it to the struct, write it in EncodeNodeLayout, read
-// it in DecodeNodeLayout (absent must stay valid: older plugins omit it) and
-// add rows to node_layout_test.cc. A per-card field goes in NodeCard
+// it in DecodeNodeLayout (absent must stay valid: older plugins omit it),
+// list a new annotation in kNodeLayoutKeys and add rows to
+// node_layout_test.cc. A per-card field goes in NodeCard
 // (contract/annotations.h) instead.
 //
 // Pure functions; thread-compatible value type.
@@ -16,13 +17,20 @@
 #define GCUSHARE_CONTRACT_NODE_LAYOUT_H_
 
 #include <nlohmann/json.hpp>
+#include <string_view>
 #include <vector>
 
 #include "contract/annotations.h"
 #include "contract/memory_unit.h"
+#include "contract/names.h"
 #include "status/status.h"
 
 namespace gcushare::contract {
+
+// The annotations the layout is encoded in: what a reader must keep of a
+// Node to decode it (the extender's informer keeps only these).
+inline constexpr std::string_view kNodeLayoutKeys[] = {kNodeMemoryUnit,
+                                                       kNodeDevices};
 
 struct NodeLayout {
   MemoryUnit unit;

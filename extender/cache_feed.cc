@@ -2,10 +2,11 @@
 
 #include <spdlog/spdlog.h>
 
-#include <initializer_list>
+#include <span>
 #include <string_view>
 
 #include "contract/names.h"
+#include "contract/node_layout.h"
 #include "contract/pod_request.h"
 
 namespace gcushare::extender {
@@ -20,7 +21,7 @@ void CopyMeta(const nlohmann::json& from, nlohmann::json& to,
 
 // The entries of `from` (an object) named in `keys`, or null when none.
 nlohmann::json Pick(const nlohmann::json& meta, const char* map,
-                    std::initializer_list<std::string_view> keys) {
+                    std::span<const std::string_view> keys) {
   nlohmann::json picked = nlohmann::json::object();
   auto it = meta.find(map);
   if (it == meta.end() || !it->is_object()) return picked;
@@ -54,11 +55,11 @@ std::optional<nlohmann::json> NodeKeptForm(const nlohmann::json& node) {
   nlohmann::json kept = Identity(node);
   auto meta = node.find("metadata");
   if (meta == node.end() || !meta->is_object()) return kept;
-  kept["metadata"]["labels"] =
-      Pick(*meta, "labels", {contract::kSharingNodeLabel});
+  // Everything ReadNodeView() reads, and no more.
+  const std::string_view labels[] = {contract::kSharingNodeLabel};
+  kept["metadata"]["labels"] = Pick(*meta, "labels", labels);
   kept["metadata"]["annotations"] =
-      Pick(*meta, "annotations",
-           {contract::kNodeMemoryUnit, contract::kNodeDevices});
+      Pick(*meta, "annotations", contract::kNodeLayoutKeys);
   return kept;
 }
 
