@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "contract/annotations.h"
 #include "contract/names.h"
 
 namespace gcushare::assignment {
@@ -16,8 +17,7 @@ AssignedMarker::AssignedMarker(kube::KubeClient* client, kube::Clock* clock,
 Status AssignedMarker::Patch(kube::KubeClient* client, const std::string& ns,
                              const std::string& name, const std::string& uid) {
   nlohmann::json patch = {
-      {"metadata",
-       {{"annotations", {{std::string(contract::kPodAssigned), "true"}}}}}};
+      {"metadata", {{"annotations", contract::EncodeAssignedMark()}}}};
   if (!uid.empty()) patch["metadata"]["uid"] = uid;  // Same incarnation.
   return client
       ->Patch(kube::Resource::Pods(), ns, name, kube::PatchType::kMerge, patch,

@@ -436,8 +436,8 @@ StatusOr<ReplayResult> Replay(const std::vector<TraceNode>& nodes,
     SimNode sim;
     sim.cpu_total = sim.cpu_free = node.cpu_milli;
     sim.memory_total = sim.memory_free = node.memory_mib;
-    sim.cached.layout.name = node.name;
-    sim.cached.layout.unit_text = "1";
+    sim.cached.view.name = node.name;
+    sim.cached.view.unit_text = "1";
     if (node.gpus > 0) {
       auto units = CardUnits(node.model, config);
       if (!units.ok()) return units.status().WithContext(node.name);

@@ -132,6 +132,15 @@ StatusOr<std::optional<CardAssignment>> DecodeAssignment(
   return std::optional<CardAssignment>(std::move(a));
 }
 
+nlohmann::json EncodeAssignedMark() {
+  return {{std::string(kPodAssigned), "true"}};
+}
+
+bool HasAssignedMark(const nlohmann::json& annotations) {
+  const std::string* v = Get(annotations, kPodAssigned);
+  return v != nullptr && *v == "true";
+}
+
 StatusOr<std::vector<uint32_t>> CardsForContainer(const CardAssignment& a,
                                                   std::string_view container) {
   auto it = a.container_cards.find(std::string(container));

@@ -40,6 +40,14 @@ std::map<std::string, std::string> EncodeAssignment(const CardAssignment& a);
 StatusOr<std::optional<CardAssignment>> DecodeAssignment(
     const nlohmann::json& annotations);
 
+// The mark that a pod's cards were handed out (gcu-device-assigned=true),
+// written after the bind by the device plugin's Allocate or the NRI plugin:
+// an object for metadata.annotations.
+nlohmann::json EncodeAssignedMark();
+// Whether `annotations` (a metadata.annotations object, or anything) carry
+// that mark. Never throws.
+bool HasAssignedMark(const nlohmann::json& annotations);
+
 // The cards a container gets: its gcu-container-devices entry, else (older
 // writers, memory pods) every card of gcu-device-id. NotFound when the
 // container is not listed and the pod has container entries (it asked for

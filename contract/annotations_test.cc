@@ -124,5 +124,30 @@ TEST(NodeCardsTest, Malformed) {
   }
 }
 
+TEST(AssignedMarkTest, TheMarkReadsAsAssigned) {
+  nlohmann::json annotations = EncodeAssignment(Sample());
+  EXPECT_FALSE(HasAssignedMark(annotations));
+  annotations.update(EncodeAssignedMark());
+  EXPECT_TRUE(HasAssignedMark(annotations));
+  auto decoded = DecodeAssignment(annotations);
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  EXPECT_TRUE((*decoded)->assigned);
+  // The writers' form (EncodeAssignment) and the mark agree.
+  CardAssignment a = Sample();
+  a.assigned = true;
+  EXPECT_EQ(EncodeAssignment(a).at("enflame.com/gcu-device-assigned"),
+            EncodeAssignedMark()["enflame.com/gcu-device-assigned"]);
+}
+
+TEST(AssignedMarkTest, AnythingElseIsNoMark) {
+  for (const nlohmann::json& annotations :
+       {nlohmann::json(), nlohmann::json("x"), nlohmann::json::object(),
+        nlohmann::json{{"enflame.com/gcu-device-assigned", "false"}},
+        nlohmann::json{{"enflame.com/gcu-device-assigned", true}},
+        nlohmann::json{{"enflame.com/gcu-device-assigned", "True"}}}) {
+    EXPECT_FALSE(HasAssignedMark(annotations)) << annotations.dump();
+  }
+}
+
 }  // namespace
 }  // namespace gcushare::contract

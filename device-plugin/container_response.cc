@@ -2,6 +2,7 @@
 
 #include "cdi/names.h"
 #include "contract/annotations.h"
+#include "contract/container_env.h"
 #include "contract/names.h"
 
 namespace gcushare::deviceplugin {
@@ -28,14 +29,15 @@ void AddEnvironment(const PodMatch& match,
                     const std::vector<const efml::Card*>& cards,
                     contract::MemoryUnit unit,
                     v1beta1::ContainerAllocateResponse& response) {
+  contract::ContainerEnv env;
+  env.cards = match.cards;
+  env.memory_limit_mib = unit.MibOfUnits(match.container.memory_units);
+  env.memory_total_mib = cards.front()->memory_mib;
+  env.unit = unit;
   auto& envs = *response.mutable_envs();
-  envs[std::string(contract::kEnvVisibleDevices)] =
-      contract::JoinCardList(match.cards);
-  envs[std::string(contract::kEnvMemoryLimitMb)] =
-      std::to_string(unit.MibOfUnits(match.container.memory_units));
-  envs[std::string(contract::kEnvMemoryTotalMb)] =
-      std::to_string(cards.front()->memory_mib);
-  envs[std::string(contract::kEnvMemoryUnit)] = unit.ToString();
+  for (auto& [name, value] : contract::EncodeContainerEnv(env)) {
+    envs[name] = std::move(value);
+  }
 }
 
 }  // namespace

@@ -23,32 +23,34 @@ efml::Inventory Cards() {
 }
 
 TEST(NodePublisherTest, DeviceIdModeLayout) {
-  NodeLayout layout =
-      MakeNodeLayout(Cards(), *contract::MemoryUnit::Parse("0.1"), false);
-  EXPECT_EQ(layout.cards, 3u);
-  EXPECT_EQ(layout.healthy_cards, 2u);
-  EXPECT_FALSE(layout.memory_capacity);
-  nlohmann::json status = NodeStatusPatch(layout);
+  NodePublication publication =
+      MakeNodePublication(Cards(), *contract::MemoryUnit::Parse("0.1"), false);
+  EXPECT_EQ(publication.card_count, 3u);
+  EXPECT_EQ(publication.healthy_card_count, 2u);
+  EXPECT_FALSE(publication.memory_capacity);
+  nlohmann::json status = NodeStatusPatch(publication);
   EXPECT_EQ(status, nlohmann::json::parse(R"({"status":{
       "capacity":{"enflame.com/gcu-count":"3"},
       "allocatable":{"enflame.com/gcu-count":"2"}}})"));
-  nlohmann::json annotations = NodeAnnotationsPatch(layout);
+  nlohmann::json annotations = NodeAnnotationsPatch(publication);
   const auto& a = annotations["metadata"]["annotations"];
   EXPECT_EQ(a["enflame.com/gcu-memory-unit"], "0.1");
-  auto cards = contract::DecodeNodeCards(
-      a["enflame.com/gcu-devices"].get<std::string>());
-  ASSERT_TRUE(cards.ok());
-  ASSERT_EQ(cards->size(), 3u);
-  EXPECT_EQ((*cards)[1].memory_units, 160u);
-  EXPECT_FALSE((*cards)[1].healthy);
-  EXPECT_EQ((*cards)[0].numa, 0);
-  EXPECT_FALSE((*cards)[2].numa);
+  // What a reader decodes (the extender, the NRI plugin) is what was made.
+  auto read = contract::DecodeNodeLayout(a);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(*read, publication.layout);
+  const std::vector<contract::NodeCard>& cards = read->cards;
+  ASSERT_EQ(cards.size(), 3u);
+  EXPECT_EQ(cards[1].memory_units, 160u);
+  EXPECT_FALSE(cards[1].healthy);
+  EXPECT_EQ(cards[0].numa, 0);
+  EXPECT_FALSE(cards[2].numa);
 }
 
 TEST(NodePublisherTest, NodeStatusModeAddsMemoryCapacity) {
-  NodeLayout layout =
-      MakeNodeLayout(Cards(), *contract::MemoryUnit::Parse("0.001"), true);
-  nlohmann::json status = NodeStatusPatch(layout);
+  NodePublication publication =
+      MakeNodePublication(Cards(), *contract::MemoryUnit::Parse("0.001"), true);
+  nlohmann::json status = NodeStatusPatch(publication);
   EXPECT_EQ(status["status"]["capacity"]["enflame.com/gcu-memory"], "48000");
   EXPECT_EQ(status["status"]["allocatable"]["enflame.com/gcu-memory"], "32000");
   EXPECT_EQ(status["status"]["capacity"]["enflame.com/gcu-count"], "3");

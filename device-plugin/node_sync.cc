@@ -30,10 +30,10 @@ void NodeSync::Stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-void NodeSync::Update(NodeLayout layout) {
+void NodeSync::Update(NodePublication publication) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    pending_ = std::move(layout);
+    pending_ = std::move(publication);
   }
   cv_.notify_all();
 }
@@ -41,26 +41,28 @@ void NodeSync::Update(NodeLayout layout) {
 void NodeSync::Run() {
   kube::Backoff backoff(backoff_);
   while (true) {
-    NodeLayout layout;
+    NodePublication publication;
     {
       std::unique_lock<std::mutex> lock(mu_);
       cv_.wait(lock, [&] { return stopping_ || pending_.has_value(); });
       if (stopping_) return;
-      layout = std::move(*pending_);
+      publication = std::move(*pending_);
       pending_.reset();
     }
-    Status s = publisher_->Publish(layout);
+    Status s = publisher_->Publish(publication);
     if (metrics_ != nullptr) metrics_->NodePatched(s);
     if (s.ok()) {
       backoff.Reset();
       published_++;
       spdlog::info(
           "node published: {} card(s) ({} healthy), unit {} GiB{}",
-          layout.cards, layout.healthy_cards, layout.unit.ToString(),
-          layout.memory_capacity
+          publication.card_count, publication.healthy_card_count,
+          publication.layout.unit.ToString(),
+          publication.memory_capacity
               ? ", gcu-memory capacity " +
-                    std::to_string(*layout.memory_capacity) + " allocatable " +
-                    std::to_string(layout.memory_allocatable.value_or(0))
+                    std::to_string(*publication.memory_capacity) +
+                    " allocatable " +
+                    std::to_string(publication.memory_allocatable.value_or(0))
               : std::string());
       continue;
     }
@@ -68,9 +70,9 @@ void NodeSync::Run() {
     spdlog::warn("{}; trying again in {:.1f}s", s.message(),
                  std::chrono::duration<double>(wait).count());
     {
-      // Retry this layout unless a newer one arrived meanwhile.
+      // Retry this publication unless a newer one arrived meanwhile.
       std::lock_guard<std::mutex> lock(mu_);
-      if (!pending_) pending_ = std::move(layout);
+      if (!pending_) pending_ = std::move(publication);
     }
     if (!clock_->SleepFor(wait, &cancel_)) return;
   }

@@ -1,5 +1,5 @@
-// NodeSync: publishes the latest NodeLayout on a background thread and keeps
-// retrying (exponential backoff, logged) until the API server takes it; a
+// NodeSync: publishes the latest NodePublication on a background thread and
+// keeps retrying (exponential backoff, logged) until the API server takes it; a
 // newer layout replaces one still waiting. So the node converges on the
 // current cards even when the API server is down at start or at a change.
 //
@@ -33,9 +33,9 @@ class NodeSync {
 
   void Start();
   void Stop();
-  void Update(NodeLayout layout);
+  void Update(NodePublication publication);
 
-  // Layouts published successfully so far.
+  // Publications published successfully so far.
   uint64_t published() const { return published_.load(); }
 
  private:
@@ -48,8 +48,8 @@ class NodeSync {
 
   std::mutex mu_;
   std::condition_variable cv_;
-  std::optional<NodeLayout> pending_;  // Guarded by mu_.
-  bool stopping_ = false;              // Guarded by mu_.
+  std::optional<NodePublication> pending_;  // Guarded by mu_.
+  bool stopping_ = false;                   // Guarded by mu_.
 
   kube::Cancellation cancel_;
   std::thread thread_;

@@ -68,7 +68,8 @@ Status Plugin::Start() {
                                           config_.node_backoff, metrics_.get());
   if (metrics_) metrics_->Cards(*inventory);
   node_sync_->Start();
-  node_sync_->Update(MakeNodeLayout(*inventory, config_.unit, node_status));
+  node_sync_->Update(
+      MakeNodePublication(*inventory, config_.unit, node_status));
 
   monitor_ = std::make_unique<efml::HealthMonitor>(*source_, *inventory);
   if (!node_status) {
@@ -131,7 +132,7 @@ void Plugin::OnInventory(const efml::Inventory& inventory) {
         BuildDeviceList(inventory, config_.unit)));
   }
   if (Status s = WriteCdi(inventory); !s.ok()) spdlog::error("{}", s.message());
-  node_sync_->Update(MakeNodeLayout(inventory, config_.unit, node_status));
+  node_sync_->Update(MakeNodePublication(inventory, config_.unit, node_status));
 }
 
 void Plugin::Stop() {

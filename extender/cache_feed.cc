@@ -2,10 +2,11 @@
 
 #include <spdlog/spdlog.h>
 
-#include <initializer_list>
+#include <span>
 #include <string_view>
 
 #include "contract/names.h"
+#include "contract/node_layout.h"
 #include "contract/pod_request.h"
 
 namespace gcushare::extender {
@@ -20,7 +21,7 @@ void CopyMeta(const nlohmann::json& from, nlohmann::json& to,
 
 // The entries of `from` (an object) named in `keys`, or null when none.
 nlohmann::json Pick(const nlohmann::json& meta, const char* map,
-                    std::initializer_list<std::string_view> keys) {
+                    std::span<const std::string_view> keys) {
   nlohmann::json picked = nlohmann::json::object();
   auto it = meta.find(map);
   if (it == meta.end() || !it->is_object()) return picked;
@@ -54,42 +55,43 @@ std::optional<nlohmann::json> NodeKeptForm(const nlohmann::json& node) {
   nlohmann::json kept = Identity(node);
   auto meta = node.find("metadata");
   if (meta == node.end() || !meta->is_object()) return kept;
-  kept["metadata"]["labels"] =
-      Pick(*meta, "labels", {contract::kSharingNodeLabel});
+  // Everything ReadNodeView() reads, and no more.
+  const std::string_view labels[] = {contract::kSharingNodeLabel};
+  kept["metadata"]["labels"] = Pick(*meta, "labels", labels);
   kept["metadata"]["annotations"] =
-      Pick(*meta, "annotations",
-           {contract::kNodeMemoryUnit, contract::kNodeDevices});
+      Pick(*meta, "annotations", contract::kNodeLayoutKeys);
   return kept;
 }
 
 void NodeFeed::OnAdd(const nlohmann::json& node) {
-  NodeLayout layout = ParseNodeLayout(node);
-  if (!layout.usable()) {
-    spdlog::warn("node {}: left out of placement: {}", layout.name,
-                 layout.problem);
+  NodeView view = ReadNodeView(node);
+  if (!view.usable()) {
+    spdlog::warn("node {}: left out of placement: {}", view.name, view.problem);
   }
   cache_->UpsertNode(node);
 }
 
 void NodeFeed::OnUpdate(const nlohmann::json& old_node,
                         const nlohmann::json& new_node) {
-  NodeLayout before = ParseNodeLayout(old_node);
-  NodeLayout after = ParseNodeLayout(new_node);
+  NodeView before = ReadNodeView(old_node);
+  NodeView after = ReadNodeView(new_node);
   if (after.problem != before.problem && !after.usable()) {
     spdlog::warn("node {}: left out of placement: {}", after.name,
                  after.problem);
   }
-  for (size_t i = 0; i < after.cards.size() && i < before.cards.size(); ++i) {
-    if (before.cards[i].healthy && !after.cards[i].healthy) {
+  const std::vector<contract::NodeCard>& was = before.layout.cards;
+  const std::vector<contract::NodeCard>& is = after.layout.cards;
+  for (size_t i = 0; i < is.size() && i < was.size(); ++i) {
+    if (was[i].healthy && !is[i].healthy) {
       spdlog::warn("node {}: card {} turned unhealthy; no new pods go there",
-                   after.name, after.cards[i].index);
+                   after.name, is[i].index);
     }
   }
   cache_->UpsertNode(new_node);
 }
 
 void NodeFeed::OnDelete(const nlohmann::json& last_state) {
-  cache_->RemoveNode(ParseNodeLayout(last_state).name);
+  cache_->RemoveNode(ReadNodeView(last_state).name);
 }
 
 void PodFeed::OnAdd(const nlohmann::json& pod) {

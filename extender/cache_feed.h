@@ -25,7 +25,7 @@ namespace gcushare::extender {
 //   metadata name, namespace, uid, resourceVersion; any other pod: nothing
 //   (it is neither stored nor reported);
 // - a node: metadata name, uid, resourceVersion, the sharing label and the
-//   GCU annotations (all ParseNodeLayout() reads).
+//   GCU annotations (all ReadNodeView() reads).
 std::optional<nlohmann::json> PodKeptForm(const nlohmann::json& pod);
 std::optional<nlohmann::json> NodeKeptForm(const nlohmann::json& node);
 

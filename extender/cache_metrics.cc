@@ -21,14 +21,14 @@ void RegisterCacheMetrics(const CardCache* cache, metrics::Registry* registry) {
     std::vector<Row> nodes;
     std::vector<Row> cards;
     cache->VisitAll([&](const std::string& name, const CachedNode& node) {
-      Row row{{{"node", name}, {"unit", node.layout.unit_text}}};
+      Row row{{{"node", name}, {"unit", node.view.unit_text}}};
       for (const CardUsage& card : node.cards) {
         double used = card.whole ? card.total_units : card.used_units;
         row.used += used;
         row.total += card.total_units;
         cards.push_back({{{"node", name},
                           {"card", std::to_string(card.index)},
-                          {"unit", node.layout.unit_text}},
+                          {"unit", node.view.unit_text}},
                          used,
                          static_cast<double>(card.total_units)});
       }

@@ -6,16 +6,16 @@
 namespace gcushare::extender {
 
 void CardCache::UpsertNode(const nlohmann::json& node) {
-  NodeLayout layout = ParseNodeLayout(node);
+  NodeView view = ReadNodeView(node);
   std::unique_lock lock(mu_);
-  if (layout.name.empty()) return;
-  if (layout.problem == NotSharingNodeReason()) {
-    nodes_.erase(layout.name);
+  if (view.name.empty()) return;
+  if (view.problem == NotSharingNodeReason()) {
+    nodes_.erase(view.name);
     return;
   }
-  std::string name = layout.name;
+  std::string name = view.name;
   CachedNode& cached = nodes_[name];
-  cached.layout = std::move(layout);
+  cached.view = std::move(view);
   RecountLocked(name);
 }
 
@@ -185,7 +185,7 @@ void CardCache::RecountLocked(const std::string& name) {
   node.cards.clear();
   node.pod_uids.clear();
   std::map<uint32_t, size_t> slot;  // Card index -> position in cards.
-  for (const contract::NodeCard& card : node.layout.cards) {
+  for (const contract::NodeCard& card : node.view.layout.cards) {
     slot[card.index] = node.cards.size();
     CardUsage usage;
     usage.index = card.index;

@@ -30,7 +30,7 @@
 #include <vector>
 
 #include "extender/card_allocator.h"
-#include "extender/node_layout.h"
+#include "extender/node_view.h"
 #include "extender/pod_usage.h"
 #include "status/status.h"
 
@@ -38,7 +38,7 @@ namespace gcushare::extender {
 
 // One node as the cache holds it.
 struct CachedNode {
-  NodeLayout layout;
+  NodeView view;                   // The node object as last read.
   std::vector<CardUsage> cards;    // One per published card, layout order.
   std::set<std::string> pod_uids;  // Pods holding memory here.
 };

@@ -20,31 +20,6 @@ HttpReply BadRequest(std::string message) {
 
 HttpReply Ok(std::string body) { return HttpReply{200, std::move(body)}; }
 
-// The candidates of `args` with their full Node objects (null for names).
-std::vector<std::pair<std::string, const nlohmann::json*>> Candidates(
-    const ExtenderArgs& args) {
-  std::vector<std::pair<std::string, const nlohmann::json*>> out;
-  if (args.nodes.has_value()) {
-    for (const nlohmann::json& node : *args.nodes) {
-      std::string name;
-      auto metadata = node.find("metadata");
-      if (metadata != node.end() && metadata->is_object()) {
-        name = metadata->value("name", "");
-      }
-      out.emplace_back(std::move(name), &node);
-    }
-  } else if (args.node_names.has_value()) {
-    for (const std::string& name : *args.node_names) {
-      out.emplace_back(name, nullptr);
-    }
-  }
-  return out;
-}
-
-std::string JoinCards(const std::vector<uint32_t>& cards) {
-  return contract::JoinCardList(cards);
-}
-
 // The reason a fitting node is left out by the binpack filter.
 std::string OutrankedReason(const std::string& best) {
   return "GCU binpack: node " + best +
@@ -128,14 +103,11 @@ HttpReply ExtenderService::Filter(std::string_view body) const {
         EncodeFilterError("pod's GCU request: " + request.status().message()));
   }
   FilterResult result;
-  auto candidates = Candidates(*args);
+  std::vector<std::string> names = args->CandidateNames();
   if (!request->Wants()) {
-    for (const auto& [name, node] : candidates) result.passed.push_back(name);
+    result.passed = std::move(names);
     return Ok(EncodeFilterResult(*args, result));
   }
-  std::vector<std::string> names;
-  names.reserve(candidates.size());
-  for (const auto& [name, node] : candidates) names.push_back(name);
   std::shared_ptr<const RequestMix> mix = history_.Mix();
   std::vector<std::pair<std::string, Placement>> fits;
   cache_->Visit(names, [&](const std::string& name, const CachedNode* node) {
@@ -160,9 +132,7 @@ HttpReply ExtenderService::Prioritize(std::string_view body) const {
   if (!args.ok()) return BadRequest(args.status().message());
   auto request = contract::ComputePodRequest(args->pod);
   std::vector<std::pair<std::string, int64_t>> scores;
-  auto candidates = Candidates(*args);
-  std::vector<std::string> names;
-  for (const auto& [name, node] : candidates) names.push_back(name);
+  std::vector<std::string> names = args->CandidateNames();
   scores.reserve(names.size());
   if (!request.ok() || !request->Wants()) {
     for (const std::string& name : names) scores.emplace_back(name, 0);
@@ -264,7 +234,7 @@ Status ExtenderService::BindPod(const BindingArgs& args) {
     for (const CardUsage& card : node->cards) {
       if (card.index == usage.cards.front()) card_total = card.total_units;
     }
-    unit_text = node->layout.unit_text;
+    unit_text = node->view.unit_text;
     ticket = locked.Assume(usage);
   });
   if (!refusal.empty()) {
@@ -326,12 +296,12 @@ Status ExtenderService::BindPod(const BindingArgs& args) {
   history_.Record(usage.units, usage.whole ? usage.cards.size() : 0);
   std::string message =
       usage.whole
-          ? "Assigned whole GCU card(s) " + JoinCards(usage.cards) +
-                " on node " + args.node
-          : "Assigned GCU card " + JoinCards(usage.cards) + " on node " +
-                args.node + ": " + std::to_string(usage.units) + " of " +
-                std::to_string(card_total) + " units (unit " + unit_text +
-                " GiB)";
+          ? "Assigned whole GCU card(s) " +
+                contract::JoinCardList(usage.cards) + " on node " + args.node
+          : "Assigned GCU card " + contract::JoinCardList(usage.cards) +
+                " on node " + args.node + ": " + std::to_string(usage.units) +
+                " of " + std::to_string(card_total) + " units (unit " +
+                unit_text + " GiB)";
   kube::ObjectReference ref{"Pod", args.pod_namespace, args.pod_name,
                             usage.uid};
   auto event =

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -166,7 +167,11 @@ TEST_F(ExtenderServiceTest, FailedBindingWritesNothingAndFreesTheReservation) {
   EXPECT_EQ(cache_.pod_count(), 0u);
   // Bind writes the pod once, through the Binding: never a separate patch
   // that a failed Binding would leave behind.
-  for (const std::string& action : client_.actions()) {
+  const std::vector<std::string> actions = client_.actions();
+  EXPECT_NE(
+      std::find(actions.begin(), actions.end(), "binding pods default/a -> n1"),
+      actions.end());
+  for (const std::string& action : actions) {
     EXPECT_EQ(action.rfind("patch", 0), std::string::npos) << action;
   }
   // The memory is free again.
@@ -254,7 +259,43 @@ TEST_F(ExtenderServiceTest, BadBodiesAre400AndChangeNothing) {
     EXPECT_EQ(service_.Bind(body).status, 400) << body;
   }
   EXPECT_EQ(cache_.pod_count(), 0u);
-  EXPECT_TRUE(client_.actions().size() <= 1u);  // Only the node seed.
+  // Seeding is not a call: a bad body makes no API call at all.
+  EXPECT_EQ(client_.actions(), std::vector<std::string>());
+}
+
+// The candidates are read once (ExtenderArgs::CandidateNames), so what is
+// judged is what the reply names, and no Node JSON makes a call throw.
+TEST_F(ExtenderServiceTest, CandidatesAreReadLikeTheReply) {
+  AddNode(SharingNode("n1", 1, 16));
+  AddNode(SharingNode("n2", 1, 16));
+  auto pod = AddPod(MemoryPod("a", 4));
+  // Both forms sent (kube-scheduler sends one): NodeNames is what the reply
+  // answers, so it is what is judged.
+  nlohmann::json both = {{"Pod", pod},
+                         {"Nodes", {{"items", {SharingNode("n1", 1, 16)}}}},
+                         {"NodeNames", {"n2"}}};
+  HttpReply reply = service_.Filter(both.dump());
+  ASSERT_EQ(reply.status, 200) << reply.body;
+  EXPECT_EQ(nlohmann::json::parse(reply.body)["NodeNames"],
+            nlohmann::json::array({"n2"}))
+      << reply.body;
+  // A Node whose name is not a string: no exception, it is simply no
+  // candidate we know.
+  nlohmann::json odd = {{"Pod", pod},
+                        {"Nodes", {{"items", {{{"metadata", {{"name", 7}}}}}}}},
+                        {"NodeNames", nullptr}};
+  for (auto call : {&ExtenderService::Filter, &ExtenderService::Prioritize}) {
+    HttpReply r = (service_.*call)(odd.dump());
+    EXPECT_EQ(r.status, 200) << r.body;
+  }
+  // Keys are matched as kube-scheduler's Go decoder would.
+  nlohmann::json capital = {
+      {"Pod", pod},
+      {"Nodes", {{"items", {{{"Metadata", {{"Name", "n1"}}}}}}}},
+      {"NodeNames", nullptr}};
+  HttpReply scores = service_.Prioritize(capital.dump());
+  ASSERT_EQ(scores.status, 200) << scores.body;
+  EXPECT_EQ(nlohmann::json::parse(scores.body)[0]["Host"], "n1") << scores.body;
 }
 
 TEST_F(ExtenderServiceTest, ConcurrentBindsNeverOvercommit) {

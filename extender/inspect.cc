@@ -62,8 +62,8 @@ Json NodeJson(const std::string& name, const CachedNode& node,
               {"usedGCU", used},
               {"availableGCU", Available(total, used)},
               {"devices", std::move(devices)},
-              {"memoryUnit", node.layout.unit_text}};
-  if (!node.layout.usable()) out["problem"] = node.layout.problem;
+              {"memoryUnit", node.view.unit_text}};
+  if (!node.view.usable()) out["problem"] = node.view.problem;
   return out;
 }
 

@@ -24,8 +24,8 @@ NodeVerdict Judge(const CachedNode* node, const contract::PodRequest& request,
     verdict.reason = NotSharingNodeReason();
     return verdict;
   }
-  if (!node->layout.usable()) {
-    verdict.reason = node->layout.problem;
+  if (!node->view.usable()) {
+    verdict.reason = node->view.problem;
     return verdict;
   }
   uint64_t largest = 0;
@@ -37,7 +37,7 @@ NodeVerdict Judge(const CachedNode* node, const contract::PodRequest& request,
     verdict.reason = std::string(kInsufficientMemoryReason) +
                      ": pod requests " + std::to_string(request.memory_units) +
                      " units of " + std::string(contract::kResourceMemory) +
-                     " (unit " + node->layout.unit_text +
+                     " (unit " + node->view.unit_text +
                      " GiB), more than the largest card here holds (" +
                      std::to_string(largest) + ")";
     return verdict;

@@ -3,40 +3,22 @@
 #include <algorithm>
 
 #include "contract/names.h"
+#include "kube/json_fields.h"
 
 namespace gcushare::extender {
-namespace {
-
-std::string StringField(const nlohmann::json& object, std::string_view key) {
-  if (!object.is_object()) return "";
-  auto it = object.find(key);
-  if (it == object.end() || !it->is_string()) return "";
-  return it->get<std::string>();
-}
-
-const nlohmann::json& ObjectField(const nlohmann::json& object,
-                                  const char* key) {
-  static const nlohmann::json* const kEmpty = new nlohmann::json();
-  if (!object.is_object()) return *kEmpty;
-  auto it = object.find(key);
-  return it == object.end() ? *kEmpty : *it;
-}
-
-}  // namespace
 
 bool PodFinished(const nlohmann::json& pod) {
-  std::string phase = StringField(ObjectField(pod, "status"), "phase");
+  std::string phase = kube::StringAt(pod, {"status", "phase"});
   return phase == "Succeeded" || phase == "Failed";
 }
 
 PodUsage PodIdentity(const nlohmann::json& pod) {
-  const nlohmann::json& metadata = ObjectField(pod, "metadata");
   PodUsage usage;
-  usage.uid = StringField(metadata, "uid");
-  usage.namespace_name = StringField(metadata, "namespace");
-  usage.name = StringField(metadata, "name");
-  usage.create_time = StringField(metadata, "creationTimestamp");
-  usage.node = StringField(ObjectField(pod, "spec"), "nodeName");
+  usage.uid = kube::StringAt(pod, {"metadata", "uid"});
+  usage.namespace_name = kube::NamespaceOf(pod);
+  usage.name = kube::NameOf(pod);
+  usage.create_time = kube::StringAt(pod, {"metadata", "creationTimestamp"});
+  usage.node = kube::StringAt(pod, {"spec", "nodeName"});
   return usage;
 }
 
@@ -52,16 +34,17 @@ StatusOr<std::optional<PodUsage>> PodUsageFromPod(const nlohmann::json& pod) {
   usage.whole = request->cards > 0;
   usage.units = usage.whole ? 0 : request->memory_units;
   usage.card_count = usage.whole ? request->cards : 1;
-  const nlohmann::json& annotations =
-      ObjectField(ObjectField(pod, "metadata"), "annotations");
-  auto assignment = contract::DecodeAssignment(annotations);
+  const nlohmann::json* annotations =
+      kube::FindPath(pod, {"metadata", "annotations"});
+  auto assignment = contract::DecodeAssignment(
+      annotations != nullptr ? *annotations : nlohmann::json());
   if (assignment.ok() && assignment->has_value()) {
     usage.cards = (*assignment)->cards;
   } else if (!assignment.ok()) {
     // Another annotation is malformed: the card list may still be readable.
     usage.problem = assignment.status().message();
-    auto cards = contract::ParseCardList(
-        StringField(annotations, contract::kPodDeviceId));
+    auto cards = contract::ParseCardList(kube::StringAt(
+        pod, {"metadata", "annotations", contract::kPodDeviceId}));
     if (cards.ok()) usage.cards = std::move(*cards);
   } else {
     usage.problem = "bound to " + usage.node + " without the " +

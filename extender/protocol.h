@@ -33,7 +33,12 @@ struct ExtenderArgs {
   // nodeCacheCapable=true: the candidate node names.
   std::optional<std::vector<std::string>> node_names;
 
-  // The candidate names, whichever form was sent.
+  // The candidate names, in the scheduler's order: NodeNames when given
+  // (kube-scheduler sends one form; with both, NodeNames wins, as in
+  // EncodeFilterResult's reply), else each Node's metadata.name, matched
+  // like every key here (exact, then case-insensitive); a Node without a
+  // string name gives "". The one reading of the candidates: filter,
+  // prioritize and the reply all use it. Never throws.
   std::vector<std::string> CandidateNames() const;
 };
 

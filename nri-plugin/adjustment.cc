@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "contract/annotations.h"
+#include "contract/container_env.h"
 #include "contract/names.h"
 
 namespace gcushare::nri {
@@ -46,21 +47,20 @@ api::ContainerAdjustment BuildAdjustment(const AdjustmentInput& input,
     d->set_minor(node.minor);
     d->mutable_file_mode()->set_value(node.file_mode);
   }
-  auto env = [&](std::string_view key, std::string value) {
-    api::KeyValue* kv = adjust.add_env();
-    kv->set_key(std::string(key));
-    kv->set_value(std::move(value));
-  };
-  env(contract::kEnvVisibleDevices, contract::JoinCardList(cards));
+  contract::ContainerEnv env;
+  env.cards = cards;
   if (input.cards.shared && input.cards.limit_units.has_value()) {
-    env(contract::kEnvMemoryLimitMb,
-        std::to_string(input.unit.MibOfUnits(*input.cards.limit_units)));
+    env.memory_limit_mib = input.unit.MibOfUnits(*input.cards.limit_units);
   }
   if (input.card_memory_units.has_value()) {
-    env(contract::kEnvMemoryTotalMb,
-        std::to_string(input.unit.MibOfUnits(*input.card_memory_units)));
+    env.memory_total_mib = input.unit.MibOfUnits(*input.card_memory_units);
   }
-  env(contract::kEnvMemoryUnit, input.unit.ToString());
+  env.unit = input.unit;
+  for (auto& [name, value] : contract::EncodeContainerEnv(env)) {
+    api::KeyValue* kv = adjust.add_env();
+    kv->set_key(name);
+    kv->set_value(std::move(value));
+  }
   return adjust;
 }
 

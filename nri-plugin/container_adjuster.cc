@@ -198,9 +198,7 @@ StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
 
 void ContainerAdjuster::MarkAssigned(const api::PodSandbox& pod,
                                      const nlohmann::json& annotations) {
-  const std::string key(contract::kPodAssigned);
-  if (annotations.is_object() && annotations.contains(key) &&
-      annotations[key] == "true") {
+  if (contract::HasAssignedMark(annotations)) {
     return;  // The device plugin (or an earlier container) said so.
   }
   if (marker_ != nullptr) {

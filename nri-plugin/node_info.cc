@@ -2,37 +2,23 @@
 
 #include <spdlog/spdlog.h>
 
-#include "contract/annotations.h"
-#include "contract/names.h"
+#include "contract/node_layout.h"
+#include "kube/json_fields.h"
 
 namespace gcushare::nri {
 
 StatusOr<NodeGcuInfo> DecodeNodeGcuInfo(const nlohmann::json& node) {
+  const nlohmann::json* annotations =
+      kube::FindPath(node, {"metadata", "annotations"});
+  StatusOr<contract::NodeLayout> layout = contract::DecodeNodeLayout(
+      annotations != nullptr ? *annotations : nlohmann::json());
+  // Nothing published yet: no unit, no card sizes (the flags apply).
+  if (layout.status().code() == StatusCode::kNotFound) return NodeGcuInfo();
+  if (!layout.ok()) return layout.status();
   NodeGcuInfo info;
-  const nlohmann::json* annotations = nullptr;
-  if (node.contains("metadata") && node["metadata"].is_object() &&
-      node["metadata"].contains("annotations")) {
-    annotations = &node["metadata"]["annotations"];
-  }
-  if (annotations == nullptr || !annotations->is_object()) return info;
-  auto unit = annotations->find(std::string(contract::kNodeMemoryUnit));
-  if (unit != annotations->end() && unit->is_string()) {
-    StatusOr<contract::MemoryUnit> parsed =
-        contract::MemoryUnit::Parse(unit->get<std::string>());
-    if (!parsed.ok()) {
-      return parsed.status().WithContext(
-          "node annotation " + std::string(contract::kNodeMemoryUnit));
-    }
-    info.unit = *parsed;
-  }
-  auto devices = annotations->find(std::string(contract::kNodeDevices));
-  if (devices != annotations->end() && devices->is_string()) {
-    GCUSHARE_ASSIGN_OR_RETURN(
-        std::vector<contract::NodeCard> cards,
-        contract::DecodeNodeCards(devices->get<std::string>()));
-    for (const contract::NodeCard& c : cards) {
-      info.card_memory_units[c.index] = c.memory_units;
-    }
+  info.unit = layout->unit;
+  for (const contract::NodeCard& c : layout->cards) {
+    info.card_memory_units[c.index] = c.memory_units;
   }
   return info;
 }

@@ -50,7 +50,9 @@ class NodeInfoCache : public kube::InformerHandler {
   std::optional<NodeGcuInfo> cached_;  // Guarded by mu_.
 };
 
-// The node annotations of a core/v1 Node object, decoded.
+// The node annotations of a core/v1 Node object, decoded by
+// contract::DecodeNodeLayout: empty when nothing is published yet; its
+// InvalidArgument when the layout is partial or malformed.
 StatusOr<NodeGcuInfo> DecodeNodeGcuInfo(const nlohmann::json& node);
 
 }  // namespace gcushare::nri

@@ -1,4 +1,4 @@
-#include "extender/node_layout.h"
+#include "extender/node_view.h"
 
 #include <gtest/gtest.h>
 
@@ -14,18 +14,17 @@ const char* kCards =
     R"([{"index":0,"uuid":"U0","memory":160,"healthy":true,"numa":0},)"
     R"({"index":1,"uuid":"U1","memory":160,"healthy":false,"numa":1}])";
 
-TEST(NodeLayoutTest, ReadsUnitAndCards) {
-  NodeLayout layout =
-      ParseNodeLayout(Node({{"enflame.com/gcushare", "true"}},
-                           {{"enflame.com/gcu-memory-unit", "0.1"},
-                            {"enflame.com/gcu-devices", kCards}}));
-  ASSERT_TRUE(layout.usable()) << layout.problem;
-  EXPECT_EQ(layout.name, "n1");
-  EXPECT_EQ(layout.unit_text, "0.1");
-  EXPECT_EQ(layout.unit.MibOfUnits(40), 4096u);
-  ASSERT_EQ(layout.cards.size(), 2u);
-  EXPECT_EQ(layout.cards[1].memory_units, 160u);
-  EXPECT_FALSE(layout.cards[1].healthy);
+TEST(NodeViewTest, ReadsUnitAndCards) {
+  NodeView view = ReadNodeView(Node({{"enflame.com/gcushare", "true"}},
+                                    {{"enflame.com/gcu-memory-unit", "0.1"},
+                                     {"enflame.com/gcu-devices", kCards}}));
+  ASSERT_TRUE(view.usable()) << view.problem;
+  EXPECT_EQ(view.name, "n1");
+  EXPECT_EQ(view.unit_text, "0.1");
+  EXPECT_EQ(view.layout.unit.MibOfUnits(40), 4096u);
+  ASSERT_EQ(view.layout.cards.size(), 2u);
+  EXPECT_EQ(view.layout.cards[1].memory_units, 160u);
+  EXPECT_FALSE(view.layout.cards[1].healthy);
 }
 
 struct ProblemCase {
@@ -35,7 +34,7 @@ struct ProblemCase {
   const char* expected_substring;
 };
 
-TEST(NodeLayoutTest, EachProblemIsNamed) {
+TEST(NodeViewTest, EachProblemIsNamed) {
   const nlohmann::json sharing = {{"enflame.com/gcushare", "true"}};
   const ProblemCase cases[] = {
       {"no label",
@@ -69,15 +68,23 @@ TEST(NodeLayoutTest, EachProblemIsNamed) {
        "gcu-devices is malformed"},
   };
   for (const ProblemCase& c : cases) {
-    NodeLayout layout = ParseNodeLayout(Node(c.labels, c.annotations));
-    EXPECT_FALSE(layout.usable()) << c.what;
-    EXPECT_NE(layout.problem.find(c.expected_substring), std::string::npos)
-        << c.what << ": " << layout.problem;
+    NodeView view = ReadNodeView(Node(c.labels, c.annotations));
+    EXPECT_FALSE(view.usable()) << c.what;
+    EXPECT_NE(view.problem.find(c.expected_substring), std::string::npos)
+        << c.what << ": " << view.problem;
   }
 }
 
-TEST(NodeLayoutTest, NotAnObject) {
-  EXPECT_FALSE(ParseNodeLayout(nlohmann::json("x")).usable());
+TEST(NodeViewTest, NotAnObject) {
+  EXPECT_FALSE(ReadNodeView(nlohmann::json("x")).usable());
+}
+
+TEST(NodeViewTest, FieldsOfTheWrongTypeReadAsAbsent) {
+  NodeView view = ReadNodeView(
+      {{"metadata",
+        {{"name", 5}, {"labels", {{"enflame.com/gcushare", true}}}}}});
+  EXPECT_EQ(view.name, "");
+  EXPECT_EQ(view.problem, NotSharingNodeReason());
 }
 
 }  // namespace
