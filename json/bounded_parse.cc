@@ -181,6 +181,8 @@ Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
       comment = true;
       continue;
     }
+    // The rest of such a plain scalar's line is its text ("'a'x{',\n,").
+    if (plain_after_node) continue;
     if (c == ',' && flow == 0 && (expect_node || node_ended)) {
       return InvalidArgumentError(std::string(what) +
                                   ": ',' outside a flow collection (line " +
@@ -207,7 +209,7 @@ Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
       node_ended = false;
       continue;
     }
-    if (flow == 0 && node_ended && c != '[' && c != '{') {
+    if (flow == 0 && node_ended && c != '[' && c != '{' && c != ':') {
       plain_after_node = true;
     }
     expect_node = false;
