@@ -25,8 +25,9 @@ bool SanitizerRuntimeBuild() {
 SyscallAllowList SanitizerRuntimeSyscalls() {
   SyscallAllowList list = {
       // Every new thread gets an alternate signal stack (ASan's SEGV
-      // handler).
-      "sigaltstack",
+      // handler) and reads its stack bounds (pthread_getattr_np asks for
+      // the CPU set).
+      "sigaltstack", "sched_getaffinity",
       // IsAccessibleMemoryRange (UBSan's vptr check, report printing)
       // writes the range into a pipe to test it.
       "pipe2", "pipe", "write", "read", "close",
