@@ -13,6 +13,8 @@
 #include <set>
 #include <string>
 
+#include "daemon/sanitizer_syscalls.h"
+
 namespace gcushare {
 
 SyscallAllowList::SyscallAllowList(std::initializer_list<const char*> names) {
@@ -162,6 +164,10 @@ Status ConfineToSyscalls(const SyscallAllowList& allowed) {
                                   ", which no daemon may call");
     }
   }
+  // What the filter allows: the daemon's list, plus in sanitizer builds
+  // what the sanitizer runtime needs (daemon/sanitizer_syscalls.h).
+  SyscallAllowList effective = allowed;
+  if (SanitizerRuntimeBuild()) effective.Add(SanitizerRuntimeSyscalls());
   const uint32_t deny =
       InstallDeniedSyscallReporter() ? SCMP_ACT_TRAP : SCMP_ACT_ERRNO(EPERM);
   std::unique_ptr<void, void (*)(scmp_filter_ctx)> ctx(seccomp_init(deny),
@@ -169,14 +175,14 @@ Status ConfineToSyscalls(const SyscallAllowList& allowed) {
   if (!ctx) return InternalError("seccomp_init failed");
   int rc = seccomp_attr_set(ctx.get(), SCMP_FLTATR_CTL_TSYNC, 1);
   if (rc != 0) return ErrnoToStatus(-rc, "seccomp: thread sync");
-  for (const std::string& name : allowed.any_args()) {
+  for (const std::string& name : effective.any_args()) {
     int nr = seccomp_syscall_resolve_name(name.c_str());
     if (nr == __NR_SCMP_ERROR) continue;  // Not on this architecture.
     rc = seccomp_rule_add(ctx.get(), SCMP_ACT_ALLOW, nr, 0);
     if (rc != 0) return ErrnoToStatus(-rc, "seccomp: allow " + name);
   }
-  for (const auto& [name, values] : allowed.narrowed()) {
-    if (allowed.AllowsAnyArgs(name)) continue;
+  for (const auto& [name, values] : effective.narrowed()) {
+    if (effective.AllowsAnyArgs(name)) continue;
     int nr = seccomp_syscall_resolve_name(name.c_str());
     if (nr == __NR_SCMP_ERROR) continue;
     for (const auto& [index, value] : values) {
@@ -193,7 +199,7 @@ Status ConfineToSyscalls(const SyscallAllowList& allowed) {
       }
     }
   }
-  if (!allowed.AllowsAnyArgs("clone3")) {
+  if (!effective.AllowsAnyArgs("clone3")) {
     int nr = seccomp_syscall_resolve_name("clone3");
     if (nr != __NR_SCMP_ERROR) {
       // glibc creates threads with clone3 and falls back to clone only on

@@ -3,13 +3,19 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/ioctl.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <string>
 #include <thread>
+#include <vector>
+
+#include "daemon/sanitizer_syscalls.h"
 
 namespace gcushare {
 namespace {
@@ -166,6 +172,43 @@ TEST(SeccompTest, ForbiddenCallsAreRefusedAndNothingIsLoaded) {
   int fd = socket(AF_UNIX, SOCK_STREAM, 0);
   EXPECT_GE(fd, 0);
   close(fd);
+}
+
+// Release builds add nothing to a daemon's list: ptrace, which only the
+// sanitizer runtimes' group names, stays refused.
+TEST(SeccompTest, ReleaseBuildStillRefusesPtrace) {
+  if (SanitizerRuntimeBuild())
+    GTEST_SKIP() << "sanitizer build: ptrace is allowed";
+  int code = RunConfined(SmallList(), [] {
+    if (ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) == 0) {
+      return kForbiddenSucceeded;
+    }
+    return errno == EPERM ? 0 : kWrongErrno;
+  });
+  EXPECT_EQ(code, 0);
+}
+
+// The sanitizer group needs ptrace, which no daemon may name itself.
+TEST(SeccompTest, SanitizerGroupIsNotADaemonList) {
+  const std::vector<std::string> forbidden = ForbiddenSyscalls();
+  EXPECT_NE(std::find(forbidden.begin(), forbidden.end(), "ptrace"),
+            forbidden.end());
+  EXPECT_TRUE(SanitizerRuntimeSyscalls().AllowsAnyArgs("ptrace"));
+}
+
+// Under ASan a confined process that exits through exit() runs
+// LeakSanitizer's check (a ptrace-ing tracer over /proc/self/task) and
+// exits with its own code; without the sanitizer group the tracer dies of
+// SIGSYS and the exit never returns.
+TEST(SeccompTest, SanitizerBuildExitsCleanlyWhenConfined) {
+  if (!SanitizerRuntimeBuild()) GTEST_SKIP() << "release build: no sanitizer";
+  int code = RunConfined(SmallList(), [] {
+    std::thread t([] { std::vector<int> v(100); });
+    t.join();
+    std::exit(0);  // Runs the sanitizer's exit-time checks.
+    return kAllowedFailed;
+  });
+  EXPECT_EQ(code, 0);
 }
 
 TEST(SeccompTest, AllowListComposes) {

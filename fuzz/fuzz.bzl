@@ -5,11 +5,17 @@ replay driver, which runs corpus/<name>/ and a bounded number of mutations.
 <name>_fuzzer (cc_binary, tagged manual): the same source linked with
 libFuzzer; only `--config=fuzz` (clang-14) can build it, see
 scripts/fuzz.sh.
+
+max_len: the longest input scripts/fuzz.sh lets libFuzzer make
+(-max_len; read from this BUILD file, default 65536). Set it above the
+largest real input of the format: longer inputs only slow a campaign.
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library", "cc_test")
 
-def fuzz_target(name, deps, dict = None, runs = 2000):
+def fuzz_target(name, deps, dict = None, runs = 2000, max_len = 65536):
+    if max_len < 1:
+        fail("max_len must be positive")
     cc_library(
         name = name + "_fuzzer_lib",
         srcs = [name + "_fuzzer.cc"],

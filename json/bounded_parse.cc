@@ -113,6 +113,10 @@ Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
   bool expect_node = true;   // Nothing of the document's root node yet.
   bool node_ended = false;   // Just after a quoted scalar or a collection.
   bool in_property = false;  // Inside an &anchor or !tag.
+  // A plain scalar begun right after a node ended ("'a'x", "[] x"): yaml-cpp
+  // takes it for a new document's root, which ends with its line, so a line
+  // after it that starts in column 0 begins yet another root.
+  bool plain_after_node = false;
   size_t line = 1;
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
@@ -126,6 +130,12 @@ Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
       ++line;
       comment = false;
       in_property = false;
+      if (plain_after_node && quote == 0 && i + 1 < text.size() &&
+          std::string_view(" \t\r\n").find(text[i + 1]) ==
+              std::string_view::npos) {
+        node_ended = true;
+      }
+      plain_after_node = false;
       continue;
     }
     if (comment) continue;
@@ -171,6 +181,8 @@ Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
       comment = true;
       continue;
     }
+    // The rest of such a plain scalar's line is its text ("'a'x{',\n,").
+    if (plain_after_node) continue;
     if (c == ',' && flow == 0 && (expect_node || node_ended)) {
       return InvalidArgumentError(std::string(what) +
                                   ": ',' outside a flow collection (line " +
@@ -196,6 +208,9 @@ Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
       expect_node = false;
       node_ended = false;
       continue;
+    }
+    if (flow == 0 && node_ended && c != '[' && c != '{' && c != ':') {
+      plain_after_node = true;
     }
     expect_node = false;
     node_ended = false;

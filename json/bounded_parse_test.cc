@@ -93,7 +93,10 @@ TEST(CheckNoYamlCppLoopTest, RefusesWhatYamlCppLoopsOn) {
   for (const char* text :
        {",", " ,x", "# c\n,", "'a'\n,", "\"a\" ,", "[1] ,", "{}\n,", "&x ,",
         "!t\n ,", "--- ,", "x: 1\n---\n,", "%YAML 1.2\n--- ,", "a: b\n...\n,",
-        "!,", "&a,", "'a''b' ,", "'a' &b ,", "'a'&b ,", "'a' 'b' ,"}) {
+        "!,", "&a,", "'a''b' ,", "'a' &b ,", "'a'&b ,", "'a' 'b' ,",
+        // A plain scalar after a root node, then "," in column 0.
+        "''\xbf\n,", "'a'x\n,", "'a' x\n,", "[]x\n,y", "'a'x\ny\n,",
+        "''\xbf{\n,", "'a'x[\n,", "''\xbf,'\n'',"}) {
     Status status = CheckYamlDepth(text, "f.yaml");
     ASSERT_FALSE(status.ok()) << text;
     EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
