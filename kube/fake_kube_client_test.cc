@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "kube/fake_clock.h"
+#include "base/testing/fake_clock.h"
 #include "kube/informer.h"
 #include "kube/json_fields.h"
 #include "kube/selector.h"

@@ -23,7 +23,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kube/cancellation.h"
+#include "base/cancellation.h"
 #include "kube/resource.h"
 #include "status/status.h"
 

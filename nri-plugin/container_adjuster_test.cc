@@ -4,7 +4,7 @@
 
 #include <map>
 
-#include "kube/clock.h"
+#include "base/clock.h"
 #include "kube/fake_kube_client.h"
 #include "nri-plugin/fake_device_nodes.h"
 

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "assignment/assigned_marker.h"
+#include "base/clock.h"
 #include "contract/annotations.h"
-#include "kube/clock.h"
 #include "kube/curl_kube_client.h"
 #include "kube/event_queue.h"
 #include "kube/fake_kube_client.h"

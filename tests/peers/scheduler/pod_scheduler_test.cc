@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "kube/fake_clock.h"
+#include "base/testing/fake_clock.h"
 #include "kube/fake_kube_client.h"
 #include "kube/resource.h"
 #include "tests/peers/scheduler/fake_extender.h"

@@ -1,4 +1,4 @@
-#include "kube/fake_clock.h"
+#include "base/testing/fake_clock.h"
 
 #include <thread>
 

@@ -1,4 +1,4 @@
-#include "kube/clock.h"
+#include "base/clock.h"
 
 #include <thread>
 

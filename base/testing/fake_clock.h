@@ -6,14 +6,14 @@
 // that keeps retry loops from spinning hot while a test server is down).
 //
 // Thread-safety: every method may be called from any thread.
-#ifndef GCUSHARE_KUBE_FAKE_CLOCK_H_
-#define GCUSHARE_KUBE_FAKE_CLOCK_H_
+#ifndef GCUSHARE_BASE_TESTING_FAKE_CLOCK_H_
+#define GCUSHARE_BASE_TESTING_FAKE_CLOCK_H_
 
 #include <chrono>
 #include <mutex>
 #include <vector>
 
-#include "kube/clock.h"
+#include "base/clock.h"
 
 namespace gcushare::kube {
 
@@ -45,4 +45,4 @@ class FakeClock : public Clock {
 
 }  // namespace gcushare::kube
 
-#endif  // GCUSHARE_KUBE_FAKE_CLOCK_H_
+#endif  // GCUSHARE_BASE_TESTING_FAKE_CLOCK_H_

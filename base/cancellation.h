@@ -8,8 +8,8 @@
 // Ownership: the owner of the operation owns the Cancellation and keeps it
 // alive while any request uses it. Once cancelled it stays cancelled.
 // Thread-safety: every method may be called from any thread.
-#ifndef GCUSHARE_KUBE_CANCELLATION_H_
-#define GCUSHARE_KUBE_CANCELLATION_H_
+#ifndef GCUSHARE_BASE_CANCELLATION_H_
+#define GCUSHARE_BASE_CANCELLATION_H_
 
 #include <atomic>
 #include <chrono>
@@ -56,4 +56,4 @@ class Cancellation {
 
 }  // namespace gcushare::kube
 
-#endif  // GCUSHARE_KUBE_CANCELLATION_H_
+#endif  // GCUSHARE_BASE_CANCELLATION_H_

@@ -1,15 +1,15 @@
 // Time for the Kubernetes client: the wall clock (event timestamps), a
 // monotonic clock (token re-read intervals) and sleeping (retry and
 // informer backoff). Injected everywhere so that tests never sleep for real:
-// see FakeClock (kube/fake_clock.h).
+// see FakeClock (base/testing/fake_clock.h).
 //
 // Thread-safety: implementations are safe to call from any thread.
-#ifndef GCUSHARE_KUBE_CLOCK_H_
-#define GCUSHARE_KUBE_CLOCK_H_
+#ifndef GCUSHARE_BASE_CLOCK_H_
+#define GCUSHARE_BASE_CLOCK_H_
 
 #include <chrono>
 
-#include "kube/cancellation.h"
+#include "base/cancellation.h"
 
 namespace gcushare::kube {
 
@@ -41,4 +41,4 @@ class RealClock : public Clock {
 
 }  // namespace gcushare::kube
 
-#endif  // GCUSHARE_KUBE_CLOCK_H_
+#endif  // GCUSHARE_BASE_CLOCK_H_

@@ -5,8 +5,8 @@
 // by a random factor in [1, 1 + jitter). Reset() starts over.
 //
 // Thread-safety: not thread-safe; one Backoff per retry loop.
-#ifndef GCUSHARE_KUBE_BACKOFF_H_
-#define GCUSHARE_KUBE_BACKOFF_H_
+#ifndef GCUSHARE_BASE_BACKOFF_H_
+#define GCUSHARE_BASE_BACKOFF_H_
 
 #include <chrono>
 #include <cstdint>
@@ -38,4 +38,4 @@ class Backoff {
 
 }  // namespace gcushare::kube
 
-#endif  // GCUSHARE_KUBE_BACKOFF_H_
+#endif  // GCUSHARE_BASE_BACKOFF_H_

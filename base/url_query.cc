@@ -1,4 +1,4 @@
-#include "kube/url_query.h"
+#include "base/url_query.h"
 
 namespace gcushare::kube {
 

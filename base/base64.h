@@ -2,8 +2,8 @@
 // "-data" fields. Padding is optional and ASCII whitespace is ignored.
 //
 // Pure function; thread-safe.
-#ifndef GCUSHARE_KUBE_BASE64_H_
-#define GCUSHARE_KUBE_BASE64_H_
+#ifndef GCUSHARE_BASE_BASE64_H_
+#define GCUSHARE_BASE_BASE64_H_
 
 #include <string>
 #include <string_view>
@@ -18,4 +18,4 @@ StatusOr<std::string> Base64Decode(std::string_view encoded);
 
 }  // namespace gcushare::kube
 
-#endif  // GCUSHARE_KUBE_BASE64_H_
+#endif  // GCUSHARE_BASE_BASE64_H_

@@ -2,8 +2,8 @@
 // Keys keep their insertion order; values are percent-encoded.
 //
 // A value type; thread-compatible.
-#ifndef GCUSHARE_KUBE_URL_QUERY_H_
-#define GCUSHARE_KUBE_URL_QUERY_H_
+#ifndef GCUSHARE_BASE_URL_QUERY_H_
+#define GCUSHARE_BASE_URL_QUERY_H_
 
 #include <string>
 #include <string_view>
@@ -31,4 +31,4 @@ class UrlQuery {
 
 }  // namespace gcushare::kube
 
-#endif  // GCUSHARE_KUBE_URL_QUERY_H_
+#endif  // GCUSHARE_BASE_URL_QUERY_H_

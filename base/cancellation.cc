@@ -1,4 +1,4 @@
-#include "kube/cancellation.h"
+#include "base/cancellation.h"
 
 #include <utility>
 

@@ -1,4 +1,4 @@
-#include "kube/backoff.h"
+#include "base/backoff.h"
 
 #include <algorithm>
 #include <cmath>
