@@ -15,7 +15,7 @@
 #include "base/testing/fake_clock.h"
 #include "daemon/seccomp.h"
 #include "device-plugin/syscalls.h"
-#include "extender/config_manager/syscalls.h"
+#include "config-manager/syscalls.h"
 #include "extender/syscalls.h"
 #include "kube/curl_kube_client.h"
 #include "kube/testing/scripted_server.h"

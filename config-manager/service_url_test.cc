@@ -1,4 +1,4 @@
-#include "extender/config_manager/service_url.h"
+#include "config-manager/service_url.h"
 
 #include <gtest/gtest.h>
 

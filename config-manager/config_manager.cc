@@ -1,10 +1,10 @@
-#include "extender/config_manager/config_manager.h"
+#include "config-manager/config_manager.h"
 
 #include <cstdint>
 #include <cstdio>
 
-#include "extender/config_manager/scheduler_manifest.h"
-#include "extender/config_manager/yaml_text.h"
+#include "config-manager/scheduler_manifest.h"
+#include "config-manager/yaml_text.h"
 
 namespace gcushare::config_manager {
 namespace {

@@ -24,15 +24,15 @@
 // Ownership: borrows the FileSystem, which must outlive it. Thread-safety:
 // one thread. Failure: a Status naming the file; a bad input changes nothing
 // (everything is computed before the first write).
-#ifndef GCUSHARE_EXTENDER_CONFIG_MANAGER_CONFIG_MANAGER_H_
-#define GCUSHARE_EXTENDER_CONFIG_MANAGER_CONFIG_MANAGER_H_
+#ifndef GCUSHARE_CONFIG_MANAGER_CONFIG_MANAGER_H_
+#define GCUSHARE_CONFIG_MANAGER_CONFIG_MANAGER_H_
 
 #include <optional>
 #include <string>
 
-#include "extender/config_manager/file_system.h"
-#include "extender/config_manager/kube_version.h"
-#include "extender/config_manager/scheduler_config.h"
+#include "config-manager/file_system.h"
+#include "config-manager/kube_version.h"
+#include "config-manager/scheduler_config.h"
 #include "status/status.h"
 
 namespace gcushare::config_manager {
@@ -71,4 +71,4 @@ class ConfigManager {
 
 }  // namespace gcushare::config_manager
 
-#endif  // GCUSHARE_EXTENDER_CONFIG_MANAGER_CONFIG_MANAGER_H_
+#endif  // GCUSHARE_CONFIG_MANAGER_CONFIG_MANAGER_H_

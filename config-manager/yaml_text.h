@@ -10,8 +10,8 @@
 //
 // Pure functions; thread-safe. Failure: InvalidArgument carrying yaml-cpp's
 // message with its line and column; never throws.
-#ifndef GCUSHARE_EXTENDER_CONFIG_MANAGER_YAML_TEXT_H_
-#define GCUSHARE_EXTENDER_CONFIG_MANAGER_YAML_TEXT_H_
+#ifndef GCUSHARE_CONFIG_MANAGER_YAML_TEXT_H_
+#define GCUSHARE_CONFIG_MANAGER_YAML_TEXT_H_
 
 #include <yaml-cpp/yaml.h>
 
@@ -35,4 +35,4 @@ YAML::Node StringNode(const std::string& value);
 
 }  // namespace gcushare::config_manager
 
-#endif  // GCUSHARE_EXTENDER_CONFIG_MANAGER_YAML_TEXT_H_
+#endif  // GCUSHARE_CONFIG_MANAGER_YAML_TEXT_H_

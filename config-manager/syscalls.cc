@@ -1,4 +1,4 @@
-#include "extender/config_manager/syscalls.h"
+#include "config-manager/syscalls.h"
 
 #include "daemon/syscall_groups.h"
 

@@ -1,4 +1,4 @@
-#include "extender/config_manager/yaml_text.h"
+#include "config-manager/yaml_text.h"
 
 #include <gtest/gtest.h>
 

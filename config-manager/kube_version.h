@@ -10,8 +10,8 @@
 // legacy Policy file is not supported.
 //
 // Pure functions; thread-safe. Failure: InvalidArgument naming the text.
-#ifndef GCUSHARE_EXTENDER_CONFIG_MANAGER_KUBE_VERSION_H_
-#define GCUSHARE_EXTENDER_CONFIG_MANAGER_KUBE_VERSION_H_
+#ifndef GCUSHARE_CONFIG_MANAGER_KUBE_VERSION_H_
+#define GCUSHARE_CONFIG_MANAGER_KUBE_VERSION_H_
 
 #include <string>
 #include <string_view>
@@ -39,4 +39,4 @@ StatusOr<std::string> SchedulerConfigApiVersion(KubeVersion version);
 
 }  // namespace gcushare::config_manager
 
-#endif  // GCUSHARE_EXTENDER_CONFIG_MANAGER_KUBE_VERSION_H_
+#endif  // GCUSHARE_CONFIG_MANAGER_KUBE_VERSION_H_

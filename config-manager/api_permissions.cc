@@ -1,4 +1,4 @@
-#include "extender/config_manager/api_permissions.h"
+#include "config-manager/api_permissions.h"
 
 namespace gcushare::config_manager {
 

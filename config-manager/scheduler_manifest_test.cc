@@ -1,11 +1,11 @@
-#include "extender/config_manager/scheduler_manifest.h"
+#include "config-manager/scheduler_manifest.h"
 
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
 #include <string>
 
-#include "extender/config_manager/yaml_text.h"
+#include "config-manager/yaml_text.h"
 #include "testing/files.h"
 #include "testing/subprocess.h"
 
@@ -17,7 +17,7 @@ using testing::RunfilePath;
 
 std::string Testdata(const std::string& name) {
   std::string text =
-      ReadFileOrEmpty(RunfilePath("extender/config_manager/testdata/" + name));
+      ReadFileOrEmpty(RunfilePath("config-manager/testdata/" + name));
   EXPECT_FALSE(text.empty()) << name;
   return text;
 }

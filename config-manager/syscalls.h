@@ -2,8 +2,8 @@
 // (reading and rewriting kube-scheduler's files, asking the API server for
 // the extender Service), traced through its binary tests. Built from
 // daemon/syscall_groups.h.
-#ifndef GCUSHARE_EXTENDER_CONFIG_MANAGER_SYSCALLS_H_
-#define GCUSHARE_EXTENDER_CONFIG_MANAGER_SYSCALLS_H_
+#ifndef GCUSHARE_CONFIG_MANAGER_SYSCALLS_H_
+#define GCUSHARE_CONFIG_MANAGER_SYSCALLS_H_
 
 #include "daemon/seccomp.h"
 
@@ -15,4 +15,4 @@ SyscallAllowList ConfigManagerSyscalls();
 
 }  // namespace gcushare::config_manager
 
-#endif  // GCUSHARE_EXTENDER_CONFIG_MANAGER_SYSCALLS_H_
+#endif  // GCUSHARE_CONFIG_MANAGER_SYSCALLS_H_

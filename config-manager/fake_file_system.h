@@ -3,14 +3,14 @@
 // injection for the next write of a path.
 //
 // Thread-safety: none (tests use it from one thread).
-#ifndef GCUSHARE_EXTENDER_CONFIG_MANAGER_FAKE_FILE_SYSTEM_H_
-#define GCUSHARE_EXTENDER_CONFIG_MANAGER_FAKE_FILE_SYSTEM_H_
+#ifndef GCUSHARE_CONFIG_MANAGER_FAKE_FILE_SYSTEM_H_
+#define GCUSHARE_CONFIG_MANAGER_FAKE_FILE_SYSTEM_H_
 
 #include <map>
 #include <string>
 #include <vector>
 
-#include "extender/config_manager/file_system.h"
+#include "config-manager/file_system.h"
 
 namespace gcushare::config_manager {
 
@@ -44,4 +44,4 @@ class FakeFileSystem : public FileSystem {
 
 }  // namespace gcushare::config_manager
 
-#endif  // GCUSHARE_EXTENDER_CONFIG_MANAGER_FAKE_FILE_SYSTEM_H_
+#endif  // GCUSHARE_CONFIG_MANAGER_FAKE_FILE_SYSTEM_H_

@@ -1,9 +1,9 @@
-#include "extender/config_manager/scheduler_config.h"
+#include "config-manager/scheduler_config.h"
 
 #include <exception>
 
 #include "contract/names.h"
-#include "extender/config_manager/yaml_text.h"
+#include "config-manager/yaml_text.h"
 
 namespace gcushare::config_manager {
 namespace {

@@ -1,10 +1,10 @@
-#include "extender/config_manager/scheduler_config.h"
+#include "config-manager/scheduler_config.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "extender/config_manager/yaml_text.h"
+#include "config-manager/yaml_text.h"
 #include "testing/files.h"
 #include "testing/subprocess.h"
 
@@ -24,7 +24,7 @@ ExtenderEntryOptions Options(const std::string& url = kUrl) {
 
 std::string Testdata(const std::string& name) {
   std::string text =
-      ReadFileOrEmpty(RunfilePath("extender/config_manager/testdata/" + name));
+      ReadFileOrEmpty(RunfilePath("config-manager/testdata/" + name));
   EXPECT_FALSE(text.empty()) << name;
   return text;
 }

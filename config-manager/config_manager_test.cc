@@ -1,12 +1,12 @@
-#include "extender/config_manager/config_manager.h"
+#include "config-manager/config_manager.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "extender/config_manager/fake_file_system.h"
-#include "extender/config_manager/scheduler_manifest.h"
-#include "extender/config_manager/yaml_text.h"
+#include "config-manager/fake_file_system.h"
+#include "config-manager/scheduler_manifest.h"
+#include "config-manager/yaml_text.h"
 #include "testing/files.h"
 #include "testing/subprocess.h"
 
@@ -22,7 +22,7 @@ constexpr char kUserConfig[] = "/etc/kubernetes/scheduler-custom/config.yaml";
 
 std::string Testdata(const std::string& name) {
   std::string text =
-      ReadFileOrEmpty(RunfilePath("extender/config_manager/testdata/" + name));
+      ReadFileOrEmpty(RunfilePath("config-manager/testdata/" + name));
   EXPECT_FALSE(text.empty()) << name;
   return text;
 }

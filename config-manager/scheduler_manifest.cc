@@ -1,4 +1,4 @@
-#include "extender/config_manager/scheduler_manifest.h"
+#include "config-manager/scheduler_manifest.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "extender/config_manager/yaml_text.h"
+#include "config-manager/yaml_text.h"
 
 namespace gcushare::config_manager {
 namespace {

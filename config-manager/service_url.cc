@@ -1,6 +1,6 @@
-#include "extender/config_manager/service_url.h"
+#include "config-manager/service_url.h"
 
-#include "extender/config_manager/scheduler_config.h"
+#include "config-manager/scheduler_config.h"
 
 namespace gcushare::config_manager {
 

@@ -7,8 +7,8 @@
 //
 // Pure functions over YAML text; thread-safe. Failure: InvalidArgument
 // naming the file and the problem; nothing is half-applied.
-#ifndef GCUSHARE_EXTENDER_CONFIG_MANAGER_SCHEDULER_CONFIG_H_
-#define GCUSHARE_EXTENDER_CONFIG_MANAGER_SCHEDULER_CONFIG_H_
+#ifndef GCUSHARE_CONFIG_MANAGER_SCHEDULER_CONFIG_H_
+#define GCUSHARE_CONFIG_MANAGER_SCHEDULER_CONFIG_H_
 
 #include <yaml-cpp/yaml.h>
 
@@ -58,4 +58,4 @@ StatusOr<std::string> AddOurExtender(std::string_view original,
 
 }  // namespace gcushare::config_manager
 
-#endif  // GCUSHARE_EXTENDER_CONFIG_MANAGER_SCHEDULER_CONFIG_H_
+#endif  // GCUSHARE_CONFIG_MANAGER_SCHEDULER_CONFIG_H_

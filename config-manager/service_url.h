@@ -6,8 +6,8 @@
 // Thread-safety: as the KubeClient. Failure: the API error (404 when the
 // Service does not exist yet: the caller retries), or FailedPrecondition
 // for a headless Service.
-#ifndef GCUSHARE_EXTENDER_CONFIG_MANAGER_SERVICE_URL_H_
-#define GCUSHARE_EXTENDER_CONFIG_MANAGER_SERVICE_URL_H_
+#ifndef GCUSHARE_CONFIG_MANAGER_SERVICE_URL_H_
+#define GCUSHARE_CONFIG_MANAGER_SERVICE_URL_H_
 
 #include <string>
 #include <string_view>
@@ -29,4 +29,4 @@ StatusOr<std::string> ExtenderUrlFromService(kube::KubeClient* client,
 
 }  // namespace gcushare::config_manager
 
-#endif  // GCUSHARE_EXTENDER_CONFIG_MANAGER_SERVICE_URL_H_
+#endif  // GCUSHARE_CONFIG_MANAGER_SERVICE_URL_H_

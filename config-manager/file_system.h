@@ -4,8 +4,8 @@
 //
 // Thread-safety: implementations are used from one thread. Failure: Status
 // values naming the path; ReadFile of a missing file is kNotFound.
-#ifndef GCUSHARE_EXTENDER_CONFIG_MANAGER_FILE_SYSTEM_H_
-#define GCUSHARE_EXTENDER_CONFIG_MANAGER_FILE_SYSTEM_H_
+#ifndef GCUSHARE_CONFIG_MANAGER_FILE_SYSTEM_H_
+#define GCUSHARE_CONFIG_MANAGER_FILE_SYSTEM_H_
 
 #include <sys/types.h>
 
@@ -46,4 +46,4 @@ class RealFileSystem : public FileSystem {
 
 }  // namespace gcushare::config_manager
 
-#endif  // GCUSHARE_EXTENDER_CONFIG_MANAGER_FILE_SYSTEM_H_
+#endif  // GCUSHARE_CONFIG_MANAGER_FILE_SYSTEM_H_

@@ -2,8 +2,8 @@
 // its KubeClient is wrapped in kube::PermissionCheckingKubeClient with this
 // declaration (an undeclared call fails at once), and the chart's RBAC test
 // requires the chart to grant exactly this. Change both together.
-#ifndef GCUSHARE_EXTENDER_CONFIG_MANAGER_API_PERMISSIONS_H_
-#define GCUSHARE_EXTENDER_CONFIG_MANAGER_API_PERMISSIONS_H_
+#ifndef GCUSHARE_CONFIG_MANAGER_API_PERMISSIONS_H_
+#define GCUSHARE_CONFIG_MANAGER_API_PERMISSIONS_H_
 
 #include "kube/api_permissions.h"
 
@@ -13,4 +13,4 @@ kube::ApiPermissions ConfigManagerApiPermissions();
 
 }  // namespace gcushare::config_manager
 
-#endif  // GCUSHARE_EXTENDER_CONFIG_MANAGER_API_PERMISSIONS_H_
+#endif  // GCUSHARE_CONFIG_MANAGER_API_PERMISSIONS_H_

@@ -1,4 +1,4 @@
-#include "extender/config_manager/kube_version.h"
+#include "config-manager/kube_version.h"
 
 #include <gtest/gtest.h>
 

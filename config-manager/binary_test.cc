@@ -25,12 +25,12 @@ using testing::WriteFileOrDie;
 constexpr char kUrl[] = "http://10.96.0.50:32766/gcushare-scheduler";
 
 std::string Binary() {
-  return RunfilePath("extender/config_manager/gcushare-config-manager");
+  return RunfilePath("config-manager/gcushare-config-manager");
 }
 
 std::string Testdata(const std::string& name) {
   return ReadFileOrEmpty(
-      RunfilePath("extender/config_manager/testdata/" + name));
+      RunfilePath("config-manager/testdata/" + name));
 }
 
 struct Host {

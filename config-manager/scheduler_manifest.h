@@ -10,8 +10,8 @@
 //
 // Pure functions over YAML text; thread-safe. Failure: InvalidArgument
 // naming the file and the problem.
-#ifndef GCUSHARE_EXTENDER_CONFIG_MANAGER_SCHEDULER_MANIFEST_H_
-#define GCUSHARE_EXTENDER_CONFIG_MANAGER_SCHEDULER_MANIFEST_H_
+#ifndef GCUSHARE_CONFIG_MANAGER_SCHEDULER_MANIFEST_H_
+#define GCUSHARE_CONFIG_MANAGER_SCHEDULER_MANIFEST_H_
 
 #include <string>
 #include <string_view>
@@ -58,4 +58,4 @@ StatusOr<std::string> EditManifest(std::string_view original,
 
 }  // namespace gcushare::config_manager
 
-#endif  // GCUSHARE_EXTENDER_CONFIG_MANAGER_SCHEDULER_MANIFEST_H_
+#endif  // GCUSHARE_CONFIG_MANAGER_SCHEDULER_MANIFEST_H_

@@ -1,6 +1,6 @@
 // The config manager's allow-list holds what it was traced calling once
 // confined and none of the calls no daemon may make.
-#include "extender/config_manager/syscalls.h"
+#include "config-manager/syscalls.h"
 
 #include <gtest/gtest.h>
 #include <sys/ioctl.h>

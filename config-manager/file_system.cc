@@ -1,4 +1,4 @@
-#include "extender/config_manager/file_system.h"
+#include "config-manager/file_system.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "extender/config_manager/fake_file_system.h"
+#include "config-manager/fake_file_system.h"
 
 namespace gcushare::config_manager {
 
