@@ -29,8 +29,7 @@ std::string Binary() {
 }
 
 std::string Testdata(const std::string& name) {
-  return ReadFileOrEmpty(
-      RunfilePath("config-manager/testdata/" + name));
+  return ReadFileOrEmpty(RunfilePath("config-manager/testdata/" + name));
 }
 
 struct Host {

@@ -21,15 +21,15 @@
 #include <optional>
 #include <string>
 
-#include "contract/names.h"
-#include "daemon/daemon.h"
-#include "daemon/version.h"
 #include "config-manager/api_permissions.h"
 #include "config-manager/config_manager.h"
 #include "config-manager/file_system.h"
 #include "config-manager/kube_version.h"
 #include "config-manager/service_url.h"
 #include "config-manager/syscalls.h"
+#include "contract/names.h"
+#include "daemon/daemon.h"
+#include "daemon/version.h"
 #include "kube/api_permissions.h"
 #include "kube/config.h"
 #include "kube/curl_kube_client.h"

@@ -2,8 +2,8 @@
 
 #include <exception>
 
-#include "contract/names.h"
 #include "config-manager/yaml_text.h"
+#include "contract/names.h"
 
 namespace gcushare::config_manager {
 namespace {

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "base/testing/fake_clock.h"
+#include "config-manager/syscalls.h"
 #include "daemon/seccomp.h"
 #include "device-plugin/syscalls.h"
-#include "config-manager/syscalls.h"
 #include "extender/syscalls.h"
 #include "kube/curl_kube_client.h"
 #include "kube/testing/scripted_server.h"
