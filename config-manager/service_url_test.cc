@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kube/fake_kube_client.h"
+#include "kube/testing/fake_kube_client.h"
 
 namespace gcushare::config_manager {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "base/testing/fake_clock.h"
 #include "extender/testing/objects.h"
-#include "kube/fake_kube_client.h"
+#include "kube/testing/fake_kube_client.h"
 
 namespace gcushare::extender {
 namespace {

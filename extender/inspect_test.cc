@@ -6,7 +6,7 @@
 #include "extender/card_cache.h"
 #include "extender/extender_service.h"
 #include "extender/testing/objects.h"
-#include "kube/fake_kube_client.h"
+#include "kube/testing/fake_kube_client.h"
 #include "metrics/registry.h"
 
 namespace gcushare::extender {

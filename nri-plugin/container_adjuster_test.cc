@@ -5,7 +5,7 @@
 #include <map>
 
 #include "base/clock.h"
-#include "kube/fake_kube_client.h"
+#include "kube/testing/fake_kube_client.h"
 #include "nri-plugin/fake_device_nodes.h"
 
 namespace gcushare::nri {

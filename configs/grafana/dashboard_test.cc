@@ -16,7 +16,7 @@
 #include "extender/card_cache.h"
 #include "extender/extender_service.h"
 #include "extender/http_server.h"
-#include "kube/fake_kube_client.h"
+#include "kube/testing/fake_kube_client.h"
 #include "metrics/registry.h"
 #include "nri-plugin/plugin_metrics.h"
 #include "testing/files.h"

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "base/testing/fake_clock.h"
-#include "kube/fake_kube_client.h"
 #include "kube/resource.h"
+#include "kube/testing/fake_kube_client.h"
 #include "tests/peers/scheduler/fake_extender.h"
 
 namespace gcushare::scheduler {

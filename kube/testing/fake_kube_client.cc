@@ -1,4 +1,4 @@
-#include "kube/fake_kube_client.h"
+#include "kube/testing/fake_kube_client.h"
 
 #include <chrono>
 #include <utility>

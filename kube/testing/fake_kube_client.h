@@ -23,8 +23,8 @@
 // Thread-safety: all methods may be called concurrently; watch callbacks
 // run on the watching thread without internal locks held, so they may call
 // back into the fake.
-#ifndef GCUSHARE_KUBE_FAKE_KUBE_CLIENT_H_
-#define GCUSHARE_KUBE_FAKE_KUBE_CLIENT_H_
+#ifndef GCUSHARE_KUBE_TESTING_FAKE_KUBE_CLIENT_H_
+#define GCUSHARE_KUBE_TESTING_FAKE_KUBE_CLIENT_H_
 
 #include <condition_variable>
 #include <cstdint>
@@ -132,4 +132,4 @@ class FakeKubeClient : public KubeClient {
 
 }  // namespace gcushare::kube
 
-#endif  // GCUSHARE_KUBE_FAKE_KUBE_CLIENT_H_
+#endif  // GCUSHARE_KUBE_TESTING_FAKE_KUBE_CLIENT_H_
