@@ -21,9 +21,9 @@
 #include <chrono>
 #include <string>
 
+#include "base/backoff.h"
+#include "base/clock.h"
 #include "kube/background_queue.h"
-#include "kube/backoff.h"
-#include "kube/clock.h"
 #include "kube/kube_client.h"
 #include "status/status.h"
 

@@ -10,7 +10,7 @@
 #include <mutex>
 #include <thread>
 
-#include "kube/clock.h"
+#include "base/clock.h"
 #include "kube/curl_kube_client.h"
 #include "testing/eventually.h"
 #include "tests/peers/apiserver/testing/test_server.h"

@@ -1,6 +1,6 @@
 // The groups of system calls the daemons compose their own seccomp
 // allow-lists from (extender/syscalls.cc, device-plugin/syscalls.cc,
-// nri-plugin/syscalls.cc, extender/config_manager/syscalls.cc). A group
+// nri-plugin/syscalls.cc, config-manager/syscalls.cc). A group
 // exists for one reason several daemons share (a library they all use, a
 // file format they all write); each was derived by tracing the daemons
 // (strace -f) through the end-to-end tests, the binary tests and the kube

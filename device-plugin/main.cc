@@ -2,6 +2,7 @@
 // plugin.h for what it does, flags.h for its command line).
 #include <spdlog/spdlog.h>
 
+#include "base/clock.h"
 #include "contract/names.h"
 #include "daemon/daemon.h"
 #include "device-plugin/api_permissions.h"
@@ -10,7 +11,6 @@
 #include "device-plugin/syscalls.h"
 #include "efml/card_source_factory.h"
 #include "kube/api_permissions.h"
-#include "kube/clock.h"
 #include "kube/config.h"
 #include "kube/curl_kube_client.h"
 #include "metrics/http_endpoint.h"

@@ -16,11 +16,11 @@
 #include <optional>
 #include <thread>
 
+#include "base/backoff.h"
+#include "base/cancellation.h"
+#include "base/clock.h"
 #include "device-plugin/node_publisher.h"
 #include "device-plugin/plugin_metrics.h"
-#include "kube/backoff.h"
-#include "kube/cancellation.h"
-#include "kube/clock.h"
 
 namespace gcushare::deviceplugin {
 

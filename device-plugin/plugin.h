@@ -28,6 +28,8 @@
 #include <mutex>
 #include <string>
 
+#include "base/backoff.h"
+#include "base/clock.h"
 #include "contract/memory_unit.h"
 #include "device-plugin/advertise_mode.h"
 #include "device-plugin/allocator.h"
@@ -42,8 +44,6 @@
 #include "device-plugin/restart_detector.h"
 #include "efml/card_source.h"
 #include "efml/health_monitor.h"
-#include "kube/backoff.h"
-#include "kube/clock.h"
 #include "kube/kube_client.h"
 #include "metrics/registry.h"
 #include "status/status.h"

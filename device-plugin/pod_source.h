@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "base/clock.h"
 #include "device-plugin/pod_locator.h"
-#include "kube/clock.h"
 #include "kube/informer.h"
 #include "kube/kube_client.h"
 #include "status/status.h"

@@ -21,13 +21,13 @@
 #include <string>
 #include <thread>
 
+#include "base/backoff.h"
+#include "base/cancellation.h"
+#include "base/clock.h"
 #include "device-plugin/api/api.pb.h"
 #include "device-plugin/kubelet_registrar.h"
 #include "device-plugin/plugin_server.h"
 #include "device-plugin/restart_detector.h"
-#include "kube/backoff.h"
-#include "kube/cancellation.h"
-#include "kube/clock.h"
 
 namespace gcushare::deviceplugin {
 

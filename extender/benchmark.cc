@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "base/clock.h"
 #include "extender/card_cache.h"
 #include "extender/extender_service.h"
 #include "extender/testing/objects.h"
-#include "kube/clock.h"
 #include "kube/curl_kube_client.h"
 #include "metrics/registry.h"
 #include "tests/peers/apiserver/testing/test_server.h"

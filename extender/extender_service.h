@@ -43,13 +43,13 @@
 #include <string>
 #include <string_view>
 
+#include "base/clock.h"
 #include "extender/card_allocator.h"
 #include "extender/card_cache.h"
 #include "extender/filter_record.h"
 #include "extender/pod_locks.h"
 #include "extender/protocol.h"
 #include "extender/request_mix.h"
-#include "kube/clock.h"
 #include "kube/kube_client.h"
 #include "metrics/registry.h"
 

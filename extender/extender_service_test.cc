@@ -7,9 +7,9 @@
 #include <mutex>
 #include <thread>
 
+#include "base/testing/fake_clock.h"
 #include "extender/testing/objects.h"
-#include "kube/fake_clock.h"
-#include "kube/fake_kube_client.h"
+#include "kube/testing/fake_kube_client.h"
 
 namespace gcushare::extender {
 namespace {

@@ -27,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kube/clock.h"
+#include "base/clock.h"
 
 namespace gcushare::extender {
 

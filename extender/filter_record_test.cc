@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "kube/fake_clock.h"
+#include "base/testing/fake_clock.h"
 
 namespace gcushare::extender {
 namespace {

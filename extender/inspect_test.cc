@@ -2,11 +2,11 @@
 // in its order, wrapped in "nodes", devices an array with "id".
 #include <gtest/gtest.h>
 
+#include "base/testing/fake_clock.h"
 #include "extender/card_cache.h"
 #include "extender/extender_service.h"
 #include "extender/testing/objects.h"
-#include "kube/fake_clock.h"
-#include "kube/fake_kube_client.h"
+#include "kube/testing/fake_kube_client.h"
 #include "metrics/registry.h"
 
 namespace gcushare::extender {

@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "base/clock.h"
 #include "contract/names.h"
 #include "daemon/daemon.h"
 #include "daemon/version.h"
@@ -16,7 +17,6 @@
 #include "extender/http_server.h"
 #include "extender/syscalls.h"
 #include "kube/api_permissions.h"
-#include "kube/clock.h"
 #include "kube/config.h"
 #include "kube/curl_kube_client.h"
 #include "kube/event_queue.h"

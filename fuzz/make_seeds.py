@@ -211,7 +211,7 @@ users:
 """)
 
 # Config manager: kube-scheduler manifests and scheduler configurations.
-td = "extender/config_manager/testdata"
+td = "config-manager/testdata"
 for f in sorted(os.listdir(os.path.join(ROOT, td))):
     target = "scheduler_manifest" if f.startswith("kube-scheduler-1.") and not f.endswith("-config.yaml") else "scheduler_config"
     put(target, f, repo(os.path.join(td, f)))

@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "extender/config_manager/scheduler_config.h"
-#include "extender/config_manager/yaml_text.h"
+#include "config-manager/scheduler_config.h"
+#include "config-manager/yaml_text.h"
 
 namespace cm = gcushare::config_manager;
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "extender/config_manager/scheduler_manifest.h"
+#include "config-manager/scheduler_manifest.h"
 
 namespace cm = gcushare::config_manager;
 

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "kube/fake_kube_client.h"
+#include "kube/testing/fake_kube_client.h"
 
 namespace gcushare::kube {
 namespace {

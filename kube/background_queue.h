@@ -33,9 +33,9 @@
 #include <thread>
 #include <vector>
 
-#include "kube/backoff.h"
-#include "kube/cancellation.h"
-#include "kube/clock.h"
+#include "base/backoff.h"
+#include "base/cancellation.h"
+#include "base/clock.h"
 
 namespace gcushare::kube {
 

@@ -10,8 +10,8 @@
 #include <sstream>
 #include <utility>
 
+#include "base/base64.h"
 #include "json/bounded_parse.h"
-#include "kube/base64.h"
 
 namespace gcushare::kube {
 namespace {

@@ -4,13 +4,13 @@
 
 #include <utility>
 
+#include "base/url_query.h"
 #include "json/bounded_parse.h"
 #include "kube/api_status.h"
 #include "kube/bearer_auth_http_client.h"
 #include "kube/binding.h"
 #include "kube/event.h"
 #include "kube/json_fields.h"
-#include "kube/url_query.h"
 #include "kube/watch_decoder.h"
 
 namespace gcushare::kube {

@@ -21,7 +21,7 @@
 #include <optional>
 #include <string>
 
-#include "kube/clock.h"
+#include "base/clock.h"
 #include "kube/config.h"
 #include "kube/curl_http_client.h"
 #include "kube/http_client.h"

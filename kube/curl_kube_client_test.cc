@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "kube/fake_clock.h"
+#include "base/testing/fake_clock.h"
 #include "kube/json_fields.h"
 #include "kube/testing/api_objects.h"
 #include "kube/testing/scripted_server.h"

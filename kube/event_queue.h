@@ -17,8 +17,8 @@
 #include <cstdint>
 #include <string>
 
+#include "base/clock.h"
 #include "kube/background_queue.h"
-#include "kube/clock.h"
 #include "kube/kube_client.h"
 
 namespace gcushare::kube {

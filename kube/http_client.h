@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "kube/cancellation.h"
+#include "base/cancellation.h"
 #include "status/status.h"
 
 namespace gcushare::kube {

@@ -45,9 +45,9 @@
 #include <thread>
 #include <vector>
 
-#include "kube/backoff.h"
-#include "kube/cancellation.h"
-#include "kube/clock.h"
+#include "base/backoff.h"
+#include "base/cancellation.h"
+#include "base/clock.h"
 #include "kube/kube_client.h"
 #include "kube/resource.h"
 #include "status/status.h"

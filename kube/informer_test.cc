@@ -12,8 +12,8 @@
 #include <thread>
 #include <vector>
 
+#include "base/testing/fake_clock.h"
 #include "kube/curl_kube_client.h"
-#include "kube/fake_clock.h"
 #include "kube/json_fields.h"
 #include "kube/testing/api_objects.h"
 #include "kube/testing/recording_handler.h"

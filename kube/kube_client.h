@@ -3,7 +3,7 @@
 // the API server sends them.
 //
 // Implementations: CurlKubeClient (kube/curl_kube_client.h) talks to a real
-// API server; FakeKubeClient (kube/fake_kube_client.h) keeps objects in
+// API server; FakeKubeClient (kube/testing/fake_kube_client.h) keeps objects in
 // memory for other components' unit tests.
 //
 // Failure: every method returns a Status; API errors carry the HTTP code in
@@ -23,7 +23,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kube/cancellation.h"
+#include "base/cancellation.h"
 #include "kube/resource.h"
 #include "status/status.h"
 

@@ -1,6 +1,6 @@
 #include "kube/resource.h"
 
-#include "kube/url_query.h"
+#include "base/url_query.h"
 
 namespace gcushare::kube {
 

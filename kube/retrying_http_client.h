@@ -1,6 +1,6 @@
 // An HttpClient decorator that retries what is safe to retry:
 //   - transport failures kUnavailable / kDeadlineExceeded, and HTTP 429 and
-//     5xx responses, with exponential backoff and jitter (kube/backoff.h);
+//     5xx responses, with exponential backoff and jitter (base/backoff.h);
 //   - the delay honours a Retry-After header (seconds) or the Status
 //     object's details.retryAfterSeconds, capped at max_retry_after;
 //   - at most max_attempts sends in all;
@@ -20,8 +20,8 @@
 #include <chrono>
 #include <optional>
 
-#include "kube/backoff.h"
-#include "kube/clock.h"
+#include "base/backoff.h"
+#include "base/clock.h"
 #include "kube/http_client.h"
 
 namespace gcushare::kube {

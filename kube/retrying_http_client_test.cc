@@ -5,8 +5,8 @@
 #include <atomic>
 #include <string>
 
+#include "base/testing/fake_clock.h"
 #include "kube/curl_http_client.h"
-#include "kube/fake_clock.h"
 #include "kube/testing/api_objects.h"
 #include "kube/testing/scripted_server.h"
 

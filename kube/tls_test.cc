@@ -5,8 +5,8 @@
 
 #include <string>
 
+#include "base/testing/fake_clock.h"
 #include "kube/curl_kube_client.h"
-#include "kube/fake_clock.h"
 #include "kube/json_fields.h"
 #include "kube/testing/scripted_server.h"
 #include "testing/files.h"

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "base/testing/fake_clock.h"
 #include "kube/curl_kube_client.h"
-#include "kube/fake_clock.h"
 #include "kube/testing/api_objects.h"
 #include "kube/testing/scripted_server.h"
 #include "testing/files.h"

@@ -18,7 +18,7 @@
 #include <optional>
 #include <string>
 
-#include "kube/clock.h"
+#include "base/clock.h"
 #include "status/status.h"
 
 namespace gcushare::kube {

@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "kube/fake_clock.h"
+#include "base/testing/fake_clock.h"
 #include "testing/files.h"
 
 namespace gcushare::kube {

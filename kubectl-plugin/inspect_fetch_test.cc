@@ -5,13 +5,13 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "base/testing/fake_clock.h"
 #include "extender/card_cache.h"
 #include "extender/extender_service.h"
 #include "extender/http_server.h"
 #include "extender/testing/objects.h"
 #include "kube/curl_http_client.h"
-#include "kube/fake_clock.h"
-#include "kube/fake_kube_client.h"
+#include "kube/testing/fake_kube_client.h"
 #include "kubectl-plugin/fake_extender.h"
 #include "metrics/registry.h"
 

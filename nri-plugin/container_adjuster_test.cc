@@ -4,8 +4,8 @@
 
 #include <map>
 
-#include "kube/clock.h"
-#include "kube/fake_kube_client.h"
+#include "base/clock.h"
+#include "kube/testing/fake_kube_client.h"
 #include "nri-plugin/fake_device_nodes.h"
 
 namespace gcushare::nri {

@@ -11,13 +11,13 @@
 #include <thread>
 
 #include "assignment/assigned_marker.h"
+#include "base/cancellation.h"
+#include "base/clock.h"
 #include "base/guarded_thread.h"
 #include "contract/memory_unit.h"
 #include "contract/names.h"
 #include "daemon/daemon.h"
 #include "kube/api_permissions.h"
-#include "kube/cancellation.h"
-#include "kube/clock.h"
 #include "kube/config.h"
 #include "kube/curl_kube_client.h"
 #include "kube/event_queue.h"

@@ -8,8 +8,8 @@
 #include <string>
 #include <thread>
 
+#include "base/clock.h"
 #include "contract/annotations.h"
-#include "kube/clock.h"
 #include "metrics/http_endpoint.h"
 #include "metrics/registry.h"
 #include "nri-plugin/fake_device_nodes.h"

@@ -13,9 +13,9 @@
 #include <condition_variable>
 #include <mutex>
 
-#include "kube/backoff.h"
-#include "kube/cancellation.h"
-#include "kube/clock.h"
+#include "base/backoff.h"
+#include "base/cancellation.h"
+#include "base/clock.h"
 #include "nri-plugin/container_adjuster.h"
 #include "nri-plugin/session.h"
 

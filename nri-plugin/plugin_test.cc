@@ -18,11 +18,11 @@
 #include <vector>
 
 #include "assignment/assigned_marker.h"
+#include "base/clock.h"
 #include "contract/annotations.h"
-#include "kube/clock.h"
 #include "kube/curl_kube_client.h"
 #include "kube/event_queue.h"
-#include "kube/fake_kube_client.h"
+#include "kube/testing/fake_kube_client.h"
 #include "nri-plugin/fake_device_nodes.h"
 #include "nri-plugin/mux/frame.h"
 #include "nri-plugin/pod_cache.h"

@@ -17,7 +17,7 @@
 #include <functional>
 #include <string>
 
-#include "kube/cancellation.h"
+#include "base/cancellation.h"
 #include "nri-plugin/container_adjuster.h"
 #include "nri-plugin/plugin_metrics.h"
 #include "status/status.h"

@@ -83,7 +83,7 @@ SOURCE_URL=${SOURCE_URL:-https://github.com/gcushare/gcushare}
 # Bazel target -> name in /usr/bin (the charts run /usr/bin/gcushare-*).
 TARGETS=(
   //extender:gcushare-scheduler-extender
-  //extender/config_manager:gcushare-config-manager
+  //config-manager:gcushare-config-manager
   //device-plugin:gcushare-device-plugin
   //nri-plugin:gcushare-nri-plugin
   //cdi:gcushare-cdi

@@ -9,14 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "base/testing/fake_clock.h"
 #include "configs/grafana/promql_names.h"
 #include "device-plugin/plugin_metrics.h"
 #include "extender/cache_metrics.h"
 #include "extender/card_cache.h"
 #include "extender/extender_service.h"
 #include "extender/http_server.h"
-#include "kube/fake_clock.h"
-#include "kube/fake_kube_client.h"
+#include "kube/testing/fake_kube_client.h"
 #include "metrics/registry.h"
 #include "nri-plugin/plugin_metrics.h"
 #include "testing/files.h"

@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
+#include "base/clock.h"
 #include "device-plugin/plugin.h"
 #include "efml/card_source.h"
-#include "kube/clock.h"
 #include "kube/curl_kube_client.h"
 #include "metrics/registry.h"
 #include "tests/peers/apiserver/api_server.h"

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "config-manager/api_permissions.h"
 #include "extender/api_permissions.h"
-#include "extender/config_manager/api_permissions.h"
 #include "tests/helm/chart_test.h"
 #include "tests/helm/helm_runner.h"
 #include "tests/helm/rbac.h"

@@ -14,8 +14,8 @@
 #include <cstddef>
 #include <mutex>
 
-#include "kube/cancellation.h"
-#include "kube/clock.h"
+#include "base/cancellation.h"
+#include "base/clock.h"
 
 namespace gcushare::kube_client_test {
 

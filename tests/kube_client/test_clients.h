@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "kube/clock.h"
+#include "base/clock.h"
 #include "kube/config.h"
 #include "kube/curl_kube_client.h"
 #include "kube/informer.h"

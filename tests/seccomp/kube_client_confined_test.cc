@@ -12,12 +12,12 @@
 #include <utility>
 #include <vector>
 
+#include "base/testing/fake_clock.h"
+#include "config-manager/syscalls.h"
 #include "daemon/seccomp.h"
 #include "device-plugin/syscalls.h"
-#include "extender/config_manager/syscalls.h"
 #include "extender/syscalls.h"
 #include "kube/curl_kube_client.h"
-#include "kube/fake_clock.h"
 #include "kube/testing/scripted_server.h"
 #include "nri-plugin/syscalls.h"
 #include "testing/files.h"

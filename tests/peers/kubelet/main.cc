@@ -25,10 +25,10 @@
 #include <thread>
 #include <vector>
 
+#include "base/clock.h"
 #include "contract/names.h"
 #include "contract/pod_request.h"
 #include "daemon/daemon.h"
-#include "kube/clock.h"
 #include "kube/config.h"
 #include "kube/curl_kube_client.h"
 #include "kube/json_fields.h"

@@ -52,7 +52,7 @@
 #include <string>
 #include <vector>
 
-#include "kube/clock.h"
+#include "base/clock.h"
 #include "kube/kube_client.h"
 #include "tests/peers/nri_runtime/runtime.h"
 

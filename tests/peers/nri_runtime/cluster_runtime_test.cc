@@ -16,7 +16,7 @@
 #include <sstream>
 #include <thread>
 
-#include "kube/clock.h"
+#include "base/clock.h"
 #include "kube/curl_kube_client.h"
 #include "kube/json_fields.h"
 #include "testing/files.h"

@@ -22,9 +22,9 @@
 #include <cstdio>
 #include <string>
 
+#include "base/clock.h"
 #include "contract/annotations.h"
 #include "daemon/daemon.h"
-#include "kube/clock.h"
 #include "kube/config.h"
 #include "kube/curl_kube_client.h"
 #include "tests/peers/nri_runtime/apply.h"

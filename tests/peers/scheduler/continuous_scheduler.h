@@ -18,7 +18,7 @@
 #include <string>
 #include <thread>
 
-#include "kube/clock.h"
+#include "base/clock.h"
 #include "kube/informer.h"
 #include "kube/kube_client.h"
 #include "status/status.h"

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "base/clock.h"
 #include "daemon/daemon.h"
-#include "kube/clock.h"
 #include "kube/config.h"
 #include "kube/curl_http_client.h"
 #include "kube/curl_kube_client.h"

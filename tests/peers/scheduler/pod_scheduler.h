@@ -33,7 +33,7 @@
 #include <string>
 #include <vector>
 
-#include "kube/clock.h"
+#include "base/clock.h"
 #include "kube/kube_client.h"
 #include "tests/peers/scheduler/extender.h"
 #include "tests/peers/scheduler/fit_error.h"

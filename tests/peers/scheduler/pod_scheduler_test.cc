@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "kube/fake_clock.h"
-#include "kube/fake_kube_client.h"
+#include "base/testing/fake_clock.h"
 #include "kube/resource.h"
+#include "kube/testing/fake_kube_client.h"
 #include "tests/peers/scheduler/fake_extender.h"
 
 namespace gcushare::scheduler {

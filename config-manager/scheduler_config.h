@@ -1,0 +1,61 @@
+// kube-scheduler's KubeSchedulerConfiguration, as far as GCUShare touches
+// it: our one entry in `extenders` (docs/contracts.md, "kube-scheduler
+// configuration"; keys in docs/protocols.md 2.4, the same in v1beta1..v1).
+//
+// An entry is ours when its urlPrefix ends in /gcushare-scheduler (any host
+// and port). Every other entry is kept as it is.
+//
+// Pure functions over YAML text; thread-safe. Failure: InvalidArgument
+// naming the file and the problem; nothing is half-applied.
+#ifndef GCUSHARE_CONFIG_MANAGER_SCHEDULER_CONFIG_H_
+#define GCUSHARE_CONFIG_MANAGER_SCHEDULER_CONFIG_H_
+
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+#include <string_view>
+
+#include "status/status.h"
+
+namespace gcushare::config_manager {
+
+struct ExtenderEntryOptions {
+  // "http://10.96.12.34:32766/gcushare-scheduler"
+  std::string url_prefix;
+  int weight = 1;
+  std::string http_timeout = "30s";
+};
+
+// "http://<host>:<port>/gcushare-scheduler"; IPv6 hosts get brackets.
+std::string ExtenderUrl(std::string_view host, int port);
+
+// Our entry: filter/prioritize/bind, nodeCacheCapable, both resources with
+// ignoredByScheduler false, not ignorable.
+YAML::Node MakeExtenderEntry(const ExtenderEntryOptions& options);
+
+// Whether `entry` (one element of `extenders`) is GCUShare's.
+bool IsOurEntry(const YAML::Node& entry);
+
+// Whether the configuration text holds our entry (false for unparsable
+// text).
+bool HasOurEntry(std::string_view config_text);
+
+// A whole configuration for a control plane that had none: `api_version`,
+// clientConnection.kubeconfig (kube-scheduler ignores --kubeconfig once
+// --config is given, so it moves here), leaderElection.leaderElect, and
+// our entry.
+std::string NewSchedulerConfig(const std::string& api_version,
+                               const std::string& kubeconfig, bool leader_elect,
+                               const ExtenderEntryOptions& options);
+
+// `original` with our entry added to `extenders` (replacing an older entry
+// of ours, keeping all others in order). InvalidArgument when the text is
+// not a KubeSchedulerConfiguration, or another extender already binds (at
+// most one extender may set bindVerb).
+StatusOr<std::string> AddOurExtender(std::string_view original,
+                                     std::string_view what,
+                                     const ExtenderEntryOptions& options);
+
+}  // namespace gcushare::config_manager
+
+#endif  // GCUSHARE_CONFIG_MANAGER_SCHEDULER_CONFIG_H_

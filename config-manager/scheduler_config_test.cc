@@ -1,0 +1,186 @@
+#include "config-manager/scheduler_config.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "config-manager/yaml_text.h"
+#include "testing/files.h"
+#include "testing/subprocess.h"
+
+namespace gcushare::config_manager {
+namespace {
+
+using testing::ReadFileOrEmpty;
+using testing::RunfilePath;
+
+constexpr char kUrl[] = "http://10.96.0.50:32766/gcushare-scheduler";
+
+ExtenderEntryOptions Options(const std::string& url = kUrl) {
+  ExtenderEntryOptions options;
+  options.url_prefix = url;
+  return options;
+}
+
+std::string Testdata(const std::string& name) {
+  std::string text =
+      ReadFileOrEmpty(RunfilePath("config-manager/testdata/" + name));
+  EXPECT_FALSE(text.empty()) << name;
+  return text;
+}
+
+// docs/contracts.md's entry: filter/prioritize/bind, nodeCacheCapable, both
+// resources with ignoredByScheduler false.
+void ExpectContractEntry(const YAML::Node& e, const std::string& url) {
+  ASSERT_TRUE(e.IsMap());
+  EXPECT_EQ(e["urlPrefix"].Scalar(), url);
+  EXPECT_EQ(e["filterVerb"].Scalar(), "filter");
+  EXPECT_EQ(e["prioritizeVerb"].Scalar(), "prioritize");
+  EXPECT_EQ(e["bindVerb"].Scalar(), "bind");
+  EXPECT_GT(e["weight"].as<int>(), 0);
+  EXPECT_TRUE(e["nodeCacheCapable"].as<bool>());
+  EXPECT_FALSE(e["ignorable"].as<bool>(true));
+  ASSERT_EQ(e["managedResources"].size(), 2u);
+  EXPECT_EQ(e["managedResources"][0]["name"].Scalar(),
+            "enflame.com/gcu-memory");
+  EXPECT_EQ(e["managedResources"][1]["name"].Scalar(), "enflame.com/gcu-count");
+  for (const YAML::Node& r : e["managedResources"]) {
+    EXPECT_FALSE(r["ignoredByScheduler"].as<bool>(true));
+  }
+}
+
+TEST(SchedulerConfigTest, UrlFromHostAndPort) {
+  EXPECT_EQ(ExtenderUrl("10.96.0.50", 32766), kUrl);
+  EXPECT_EQ(ExtenderUrl("fd00::1", 32766),
+            "http://[fd00::1]:32766/gcushare-scheduler");
+}
+
+TEST(SchedulerConfigTest, RecognisesOurEntry) {
+  struct Case {
+    const char* url;
+    bool ours;
+  };
+  for (const Case& c :
+       {Case{kUrl, true},
+        Case{"http://gcushare-scheduler-extender.kube-system.svc:32766/"
+             "gcushare-scheduler/",
+             true},
+        Case{"http://127.0.0.1:8888/other", false},
+        Case{"http://x/gcushare-scheduler-old", false}, Case{"", false}}) {
+    YAML::Node entry(YAML::NodeType::Map);
+    entry["urlPrefix"] = c.url;
+    EXPECT_EQ(IsOurEntry(entry), c.ours) << c.url;
+  }
+  EXPECT_FALSE(IsOurEntry(YAML::Node("scalar")));
+}
+
+TEST(SchedulerConfigTest, NewConfigPerApiVersion) {
+  for (const char* api : {"kubescheduler.config.k8s.io/v1beta2",
+                          "kubescheduler.config.k8s.io/v1beta3",
+                          "kubescheduler.config.k8s.io/v1"}) {
+    std::string text = NewSchedulerConfig(api, "/etc/kubernetes/scheduler.conf",
+                                          false, Options());
+    auto config = ParseYamlMap(text, "new");
+    ASSERT_TRUE(config.ok()) << text;
+    EXPECT_EQ((*config)["apiVersion"].Scalar(), api);
+    EXPECT_EQ((*config)["kind"].Scalar(), "KubeSchedulerConfiguration");
+    EXPECT_EQ((*config)["clientConnection"]["kubeconfig"].Scalar(),
+              "/etc/kubernetes/scheduler.conf");
+    EXPECT_FALSE((*config)["leaderElection"]["leaderElect"].as<bool>(true));
+    ASSERT_EQ((*config)["extenders"].size(), 1u);
+    ExpectContractEntry((*config)["extenders"][0], kUrl);
+    EXPECT_TRUE(HasOurEntry(text));
+  }
+}
+
+TEST(SchedulerConfigTest, AddKeepsOtherExtendersAndSettings) {
+  std::string original = Testdata("scheduler-config-custom.yaml");
+  EXPECT_FALSE(HasOurEntry(original));
+  auto added = AddOurExtender(original, "custom.yaml", Options());
+  ASSERT_TRUE(added.ok()) << added.status().ToString();
+  auto config = ParseYamlMap(*added, "added");
+  ASSERT_TRUE(config.ok());
+  EXPECT_EQ((*config)["apiVersion"].Scalar(),
+            "kubescheduler.config.k8s.io/v1beta3");
+  EXPECT_EQ((*config)["profiles"][0]["pluginConfig"][0]["args"]
+                     ["scoringStrategy"]["type"]
+                         .Scalar(),
+            "MostAllocated");
+  ASSERT_EQ((*config)["extenders"].size(), 2u);
+  EXPECT_EQ((*config)["extenders"][0]["urlPrefix"].Scalar(),
+            "http://127.0.0.1:8888/other");
+  EXPECT_EQ((*config)["extenders"][0]["weight"].as<int>(), 2);
+  ExpectContractEntry((*config)["extenders"][1], kUrl);
+
+  // Adding again replaces our entry in place: nothing doubles.
+  auto again = AddOurExtender(*added, "added", Options());
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, *added);
+  auto moved = AddOurExtender(
+      *added, "added", Options("http://10.96.9.9:32766/gcushare-scheduler"));
+  ASSERT_TRUE(moved.ok());
+  auto moved_config = ParseYamlMap(*moved, "moved");
+  ASSERT_EQ((*moved_config)["extenders"].size(), 2u);
+  ExpectContractEntry((*moved_config)["extenders"][1],
+                      "http://10.96.9.9:32766/gcushare-scheduler");
+}
+
+TEST(SchedulerConfigTest, AddToConfigWithoutExtenders) {
+  auto added = AddOurExtender(
+      "apiVersion: kubescheduler.config.k8s.io/v1\n"
+      "kind: KubeSchedulerConfiguration\nextenders: null\n",
+      "c", Options());
+  ASSERT_TRUE(added.ok()) << added.status().ToString();
+  auto config = ParseYamlMap(*added, "added");
+  ASSERT_EQ((*config)["extenders"].size(), 1u);
+  ExpectContractEntry((*config)["extenders"][0], kUrl);
+}
+
+TEST(SchedulerConfigTest, RefusesWhatItMustNotEdit) {
+  struct Case {
+    std::string text;
+    std::string message;
+  };
+  const Case cases[] = {
+      {Testdata("scheduler-config-binding-extender.yaml"), "already binds"},
+      {"apiVersion: v1\nkind: Policy\nextenders: []\n",
+       "not KubeSchedulerConfiguration"},
+      {"apiVersion: v1\nkind: KubeSchedulerConfiguration\n",
+       "apiVersion is not"},
+      {"apiVersion: kubescheduler.config.k8s.io/v1\n"
+       "kind: KubeSchedulerConfiguration\nextenders: {a: 1}\n",
+       "not a list"},
+      {"extenders: [\n", "c.yaml"},
+  };
+  for (const Case& c : cases) {
+    auto added = AddOurExtender(c.text, "c.yaml", Options());
+    ASSERT_FALSE(added.ok()) << c.text;
+    EXPECT_EQ(added.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(added.status().message().find(c.message), std::string::npos)
+        << added.status().message();
+  }
+}
+
+// The shipped examples in configs/scheduler carry the contract entry, and
+// each has the apiVersion its name says.
+TEST(SchedulerConfigTest, ShippedExamplesCarryTheContract) {
+  for (const std::string version : {"v1", "v1beta3", "v1beta2"}) {
+    std::string path =
+        RunfilePath("configs/scheduler/scheduler-config-" + version + ".yaml");
+    std::string text = ReadFileOrEmpty(path);
+    ASSERT_FALSE(text.empty()) << path;
+    auto config = ParseYamlMap(text, path);
+    ASSERT_TRUE(config.ok()) << config.status().ToString();
+    EXPECT_EQ((*config)["apiVersion"].Scalar(),
+              "kubescheduler.config.k8s.io/" + version);
+    EXPECT_EQ((*config)["kind"].Scalar(), "KubeSchedulerConfiguration");
+    ASSERT_EQ((*config)["extenders"].size(), 1u);
+    ExpectContractEntry(
+        (*config)["extenders"][0],
+        "http://gcushare-scheduler-extender.kube-system.svc:32766/"
+        "gcushare-scheduler");
+  }
+}
+
+}  // namespace
+}  // namespace gcushare::config_manager

@@ -1,0 +1,88 @@
+#include "config-manager/yaml_text.h"
+
+#include <exception>
+#include <vector>
+
+#include "json/bounded_parse.h"
+
+namespace gcushare::config_manager {
+namespace {
+
+void Emit(YAML::Emitter& out, const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Undefined:
+    case YAML::NodeType::Null:
+      out << YAML::Null;
+      return;
+    case YAML::NodeType::Scalar:
+      if (node.Tag() == "!") {
+        out << YAML::DoubleQuoted << node.Scalar();
+      } else {
+        out << node.Scalar();
+      }
+      return;
+    case YAML::NodeType::Sequence:
+      if (node.size() == 0) {
+        out << YAML::Flow << YAML::BeginSeq << YAML::EndSeq;
+        return;
+      }
+      out << YAML::BeginSeq;
+      for (const YAML::Node& item : node) Emit(out, item);
+      out << YAML::EndSeq;
+      return;
+    case YAML::NodeType::Map:
+      if (node.size() == 0) {
+        out << YAML::Flow << YAML::BeginMap << YAML::EndMap;
+        return;
+      }
+      out << YAML::BeginMap;
+      for (const auto& kv : node) {
+        out << YAML::Key;
+        Emit(out, kv.first);
+        out << YAML::Value;
+        Emit(out, kv.second);
+      }
+      out << YAML::EndMap;
+      return;
+  }
+}
+
+}  // namespace
+
+StatusOr<YAML::Node> ParseYamlMap(std::string_view text,
+                                  std::string_view what) {
+  GCUSHARE_RETURN_IF_ERROR(json::CheckYamlDepth(text, what));
+  std::vector<YAML::Node> docs;
+  try {
+    docs = YAML::LoadAll(std::string(text));
+  } catch (const std::exception& e) {
+    return InvalidArgumentError(std::string(what) + ": " + e.what());
+  }
+  if (docs.size() != 1) {
+    return InvalidArgumentError(std::string(what) +
+                                ": want one YAML document, found " +
+                                std::to_string(docs.size()));
+  }
+  if (!docs[0].IsMap()) {
+    return InvalidArgumentError(std::string(what) + ": not a YAML map");
+  }
+  return docs[0];
+}
+
+std::string EmitYaml(const YAML::Node& node) {
+  YAML::Emitter out;
+  out.SetNullFormat(YAML::LowerNull);
+  out.SetIndent(2);
+  Emit(out, node);
+  std::string text = out.c_str();
+  if (text.empty() || text.back() != '\n') text += '\n';
+  return text;
+}
+
+YAML::Node StringNode(const std::string& value) {
+  YAML::Node node(value);
+  node.SetTag("!");
+  return node;
+}
+
+}  // namespace gcushare::config_manager

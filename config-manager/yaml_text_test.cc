@@ -1,0 +1,68 @@
+#include "config-manager/yaml_text.h"
+
+#include <gtest/gtest.h>
+
+namespace gcushare::config_manager {
+namespace {
+
+TEST(YamlTextTest, KeepsQuotedStringsStrings) {
+  const char* text =
+      "a: \"true\"\nb: \"10259\"\nc: true\nd: 10259\ne: 'null'\nf: null\n"
+      "g: {}\nh: []\ni: plain text\n";
+  auto node = ParseYamlMap(text, "t");
+  ASSERT_TRUE(node.ok()) << node.status().ToString();
+  std::string out = EmitYaml(*node);
+  // Re-read: every scalar keeps its type and value.
+  auto again = ParseYamlMap(out, "out");
+  ASSERT_TRUE(again.ok()) << out;
+  EXPECT_EQ((*again)["a"].Tag(), "!") << out;
+  EXPECT_EQ((*again)["a"].Scalar(), "true");
+  EXPECT_EQ((*again)["b"].Tag(), "!") << out;
+  EXPECT_EQ((*again)["c"].Tag(), "?");
+  EXPECT_EQ((*again)["c"].as<bool>(), true);
+  EXPECT_EQ((*again)["d"].as<int>(), 10259);
+  EXPECT_EQ((*again)["e"].Tag(), "!");
+  EXPECT_EQ((*again)["e"].Scalar(), "null");
+  EXPECT_TRUE((*again)["f"].IsNull());
+  EXPECT_TRUE((*again)["g"].IsMap());
+  EXPECT_EQ((*again)["g"].size(), 0u);
+  EXPECT_TRUE((*again)["h"].IsSequence());
+  EXPECT_EQ((*again)["i"].Scalar(), "plain text");
+  EXPECT_NE(out.find("f: null"), std::string::npos) << out;
+  EXPECT_NE(out.find("g: {}"), std::string::npos) << out;
+  EXPECT_EQ(out.back(), '\n');
+  // Emission is stable.
+  EXPECT_EQ(EmitYaml(*again), out);
+}
+
+TEST(YamlTextTest, StringNodeStaysAString) {
+  YAML::Node map(YAML::NodeType::Map);
+  map["x"] = StringNode("true");
+  map["y"] = StringNode("0.1");
+  auto again = ParseYamlMap(EmitYaml(map), "out");
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ((*again)["x"].Tag(), "!");
+  EXPECT_EQ((*again)["y"].Tag(), "!");
+  EXPECT_EQ((*again)["y"].Scalar(), "0.1");
+}
+
+TEST(YamlTextTest, RejectsWhatIsNotOneMap) {
+  struct Case {
+    const char* text;
+    const char* message;
+  };
+  for (const Case& c :
+       {Case{"a: [1, 2\n", "f.yaml: "},
+        Case{"a: 1\n---\nb: 2\n", "one YAML document"},
+        Case{"", "one YAML document"}, Case{"- a\n- b\n", "not a YAML map"},
+        Case{"just text\n", "not a YAML map"}}) {
+    auto node = ParseYamlMap(c.text, "f.yaml");
+    ASSERT_FALSE(node.ok()) << c.text;
+    EXPECT_EQ(node.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(node.status().message().find(c.message), std::string::npos)
+        << node.status().message();
+  }
+}
+
+}  // namespace
+}  // namespace gcushare::config_manager
