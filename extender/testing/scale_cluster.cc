@@ -6,6 +6,7 @@
 
 #include "extender/testing/objects.h"
 #include "tests/peers/apiserver/json.h"
+#include "tests/peers/apiserver/object_meta.h"
 
 namespace gcushare::extender::testing {
 namespace {
@@ -22,9 +23,11 @@ std::string Uid(const char* kind, int i) {
 Status Put(apiserver::ObjectStore& store, const std::string& resource,
            const std::string& key, const json& object) {
   // The store keeps nlohmann::ordered_json; the objects come from the
-  // extender's helpers as nlohmann::json.
-  return store.Create(resource, key, apiserver::Json::parse(object.dump()))
-      .status();
+  // extender's helpers as nlohmann::json. Canonical key order, as objects
+  // created over HTTP get it (kind and apiVersion first).
+  apiserver::Json stored = apiserver::Json::parse(object.dump());
+  apiserver::CanonicalizeObject(stored);
+  return store.Create(resource, key, std::move(stored)).status();
 }
 
 }  // namespace
