@@ -4,7 +4,7 @@
 
 #include <utility>
 
-#include "json/bounded_parse.h"
+#include "json/pruned_parse.h"
 #include "kube/api_status.h"
 #include "kube/bearer_auth_http_client.h"
 #include "kube/binding.h"
@@ -75,7 +75,7 @@ CurlKubeClient::~CurlKubeClient() = default;
 StatusOr<nlohmann::json> CurlKubeClient::Call(
     std::string method, const std::string& path,
     const std::optional<nlohmann::json>& body, std::string_view content_type,
-    Cancellation* cancel) {
+    Cancellation* cancel, const json::FieldTree& fields) {
   HttpRequest request;
   request.method = std::move(method);
   request.url = server_ + path;
@@ -91,14 +91,17 @@ StatusOr<nlohmann::json> CurlKubeClient::Call(
     return StatusFromHttpResponse(response.status_code, response.body);
   }
   if (response.body.empty()) return nlohmann::json();
-  StatusOr<nlohmann::json> bounded = json::ParseJson(response.body, "response");
+  // Streamed: only what `fields` names becomes a DOM (a list page of pods
+  // is megabytes of text of which placement reads a few fields).
+  StatusOr<nlohmann::json> bounded =
+      json::ParsePruned(response.body, fields, "response");
   if (!bounded.ok()) {
     return DataLossError(request.method + " " + request.url + ": HTTP " +
                          std::to_string(response.status_code) + " " +
                          bounded.status().message() + ": " +
                          response.body.substr(0, 120));
   }
-  // Moved, not copied: a list page is megabytes of DOM.
+  // Moved, not copied.
   return std::move(*bounded);
 }
 
@@ -124,6 +127,13 @@ StatusOr<std::string> CurlKubeClient::ListEach(const Resource& resource,
                                                std::string_view ns,
                                                const ListOptions& options,
                                                const ListItemCallback& each) {
+  // What ListEach reads of a page, and of its items what the caller asks.
+  json::FieldTree page_fields;
+  if (options.fields != nullptr && !options.fields->whole()) {
+    page_fields.Add({"metadata", "resourceVersion"})
+        .Add({"metadata", "continue"})
+        .AddTree({"items"}, *options.fields);
+  }
   std::string resource_version;
   std::string continue_token;
   do {
@@ -140,7 +150,7 @@ StatusOr<std::string> CurlKubeClient::ListEach(const Resource& resource,
     GCUSHARE_ASSIGN_OR_RETURN(
         nlohmann::json page,
         Call("GET", resource.CollectionPath(ns) + query.Encode(), std::nullopt,
-             "", options.cancel));
+             "", options.cancel, page_fields));
     if (!page.is_object()) {
       return DataLossError("list " + resource.DisplayName() +
                            ": response is not a JSON object");
@@ -179,7 +189,7 @@ Status CurlKubeClient::Watch(const Resource& resource, std::string_view ns,
                               std::chrono::seconds(options.timeout_seconds) +
                               options_.watch_timeout_slack)
                         : std::chrono::milliseconds(0);
-  WatchDecoder decoder;
+  WatchDecoder decoder(WatchDecoder::kDefaultMaxLineBytes, options.fields);
   Status decode_error;
   bool streamed = false;
   request.on_body = [&](std::string_view bytes) {

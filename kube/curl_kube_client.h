@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 
+#include "json/field_tree.h"
 #include "kube/clock.h"
 #include "kube/config.h"
 #include "kube/curl_http_client.h"
@@ -90,11 +91,13 @@ class CurlKubeClient : public KubeClient {
  private:
   CurlKubeClient() = default;
 
-  // One request/response with a JSON answer (null for an empty body).
+  // One request/response with a JSON answer (null for an empty body), of
+  // which only `fields` is decoded (default: all).
   StatusOr<nlohmann::json> Call(std::string method, const std::string& path,
                                 const std::optional<nlohmann::json>& body,
                                 std::string_view content_type,
-                                Cancellation* cancel);
+                                Cancellation* cancel,
+                                const json::FieldTree& fields = {});
 
   std::string server_;
   KubeClientOptions options_;
