@@ -1,169 +1,190 @@
 #include "json/pruned_parse.h"
 
+#include <simdjson.h>
+
 #include <string>
 #include <utility>
-#include <vector>
 
 namespace gcushare::json {
 namespace {
 
-// nlohmann SAX handler building the kept part of the document. Containers
-// being built are on `stack_` with the tree node that filters their
-// children (null: keep all). A value to drop is skipped: scalars are
-// ignored, containers counted in `skipping_` until they close.
-class PruningHandler {
- public:
-  using json = nlohmann::json;
+namespace od = simdjson::ondemand;
 
-  PruningHandler(const FieldTree& keep, int max_depth)
-      : root_tree_(keep.whole() ? nullptr : &keep), max_depth_(max_depth) {}
-
-  bool null() { return Value(json(nullptr)); }
-  bool boolean(bool value) { return Value(json(value)); }
-  bool number_integer(json::number_integer_t value) {
-    return Value(json(value));
-  }
-  bool number_unsigned(json::number_unsigned_t value) {
-    return Value(json(value));
-  }
-  bool number_float(json::number_float_t value, const json::string_t&) {
-    return Value(json(value));
-  }
-  bool string(json::string_t& value) {
-    if (Dropped()) return true;
-    return Value(json(std::move(value)));
-  }
-  bool binary(json::binary_t& value) { return Value(json::binary(value)); }
-
-  bool start_object(std::size_t) { return Open(json::value_t::object); }
-  bool start_array(std::size_t) { return Open(json::value_t::array); }
-  bool end_object() { return Close(); }
-  bool end_array() { return Close(); }
-
-  bool key(json::string_t& name) {
-    if (skipping_ > 0) return true;
-    const FieldTree* tree = stack_.back().tree;
-    if (tree == nullptr) {
-      next_tree_ = nullptr;
-    } else {
-      const FieldTree* child = tree->Child(name);
-      if (child == nullptr) {
-        skip_next_ = true;
-        return true;
-      }
-      next_tree_ = child->whole() ? nullptr : child;
-    }
-    key_ = std::move(name);
-    return true;
-  }
-
-  bool parse_error(std::size_t, const std::string&,
-                   const nlohmann::detail::exception& error) {
-    error_ = error.what();
-    return false;
-  }
-
-  bool too_deep() const { return too_deep_; }
-  const std::string& error() const { return error_; }
-  json& result() { return root_; }
-
- private:
-  struct Frame {
-    json* value;
-    const FieldTree* tree;  // Filters the children; null: keep all.
-  };
-
-  // Whether the value now arriving is dropped (consumes a pending skip).
-  bool Dropped() {
-    if (skipping_ > 0) return true;
-    if (skip_next_) {
-      skip_next_ = false;
-      return true;
-    }
-    return false;
-  }
-
-  // Where the value now arriving goes.
-  json* Slot() {
-    if (stack_.empty()) return &root_;
-    json* parent = stack_.back().value;
-    if (parent->is_array()) {
-      parent->push_back(json());
-      return &parent->back();
-    }
-    return &(*parent)[std::move(key_)];
-  }
-
-  // The tree filtering the children of the container now opening.
-  const FieldTree* TreeForNext() const {
-    if (stack_.empty()) return root_tree_;
-    // Arrays are transparent: elements are filtered as the array is.
-    if (stack_.back().value->is_array()) return stack_.back().tree;
-    return next_tree_;
-  }
-
-  bool Value(json value) {
-    if (Dropped()) return true;
-    *Slot() = std::move(value);
-    return true;
-  }
-
-  bool Open(json::value_t type) {
-    if (++depth_ > max_depth_) {
-      too_deep_ = true;
-      return false;
-    }
-    if (Dropped()) {
-      ++skipping_;
-      return true;
-    }
-    const FieldTree* tree = TreeForNext();
-    json* slot = Slot();
-    *slot = json(type);
-    stack_.push_back({slot, tree});
-    return true;
-  }
-
-  bool Close() {
-    --depth_;
-    if (skipping_ > 0) {
-      --skipping_;
-      return true;
-    }
-    stack_.pop_back();
-    return true;
-  }
-
-  const FieldTree* const root_tree_;
-  const int max_depth_;
-  json root_;
-  std::vector<Frame> stack_;
-  std::string key_;                       // Key of the value now arriving.
-  const FieldTree* next_tree_ = nullptr;  // Its tree (null: keep all).
-  bool skip_next_ = false;                // The value now arriving is dropped.
-  int skipping_ = 0;                      // Depth inside a dropped container.
-  int depth_ = 0;
-  bool too_deep_ = false;
-  std::string error_;
+// Why a decode stopped: a simdjson error or the depth bound.
+struct Failure {
+  simdjson::error_code code = simdjson::SUCCESS;
+  bool too_deep = false;
+  bool failed() const { return too_deep || code != simdjson::SUCCESS; }
 };
 
+// Sets `failure` and returns false when `code` is an error.
+bool Ok(simdjson::error_code code, Failure& failure) {
+  if (code == simdjson::SUCCESS) return true;
+  failure.code = code;
+  return false;
+}
+
+// `value` as nlohmann, keeping what `tree` names (null: all). On-Demand
+// skips the values not asked for without building or recursing; recursion
+// here follows kept values only and stops at `max_depth`.
+bool Convert(od::value value, const FieldTree* tree, int depth, int max_depth,
+             nlohmann::json& out, Failure& failure) {
+  od::json_type type;
+  if (!Ok(value.type().get(type), failure)) return false;
+  switch (type) {
+    case od::json_type::object: {
+      if (depth > max_depth) {
+        failure.too_deep = true;
+        return false;
+      }
+      out = nlohmann::json::object();
+      od::object object;
+      if (!Ok(value.get_object().get(object), failure)) return false;
+      for (auto field_result : object) {
+        od::field field;
+        if (!Ok(std::move(field_result).get(field), failure)) return false;
+        std::string_view key;
+        if (!Ok(field.unescaped_key().get(key), failure)) return false;
+        const FieldTree* child = nullptr;
+        if (tree != nullptr) {
+          child = tree->Child(key);
+          if (child == nullptr) continue;  // Skipped, never decoded.
+          if (child->whole()) child = nullptr;
+        }
+        if (!Convert(field.value(), child, depth + 1, max_depth,
+                     out[std::string(key)], failure)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    case od::json_type::array: {
+      if (depth > max_depth) {
+        failure.too_deep = true;
+        return false;
+      }
+      out = nlohmann::json::array();
+      od::array array;
+      if (!Ok(value.get_array().get(array), failure)) return false;
+      for (auto element_result : array) {
+        od::value element;
+        if (!Ok(std::move(element_result).get(element), failure)) return false;
+        out.push_back(nullptr);
+        // Arrays are transparent: elements are filtered as the array is.
+        if (!Convert(element, tree, depth + 1, max_depth, out.back(),
+                     failure)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    case od::json_type::string: {
+      std::string_view text;
+      if (!Ok(value.get_string().get(text), failure)) return false;
+      out = std::string(text);
+      return true;
+    }
+    case od::json_type::boolean: {
+      bool flag = false;
+      if (!Ok(value.get_bool().get(flag), failure)) return false;
+      out = flag;
+      return true;
+    }
+    case od::json_type::null: {
+      bool is_null = false;
+      if (!Ok(value.is_null().get(is_null), failure)) return false;
+      if (!is_null) return Ok(simdjson::N_ATOM_ERROR, failure);
+      out = nullptr;
+      return true;
+    }
+    case od::json_type::number: {
+      od::number number;
+      if (!Ok(value.get_number().get(number), failure)) return false;
+      switch (number.get_number_type()) {
+        case od::number_type::signed_integer:
+          out = number.get_int64();
+          break;
+        case od::number_type::unsigned_integer:
+          out = number.get_uint64();
+          break;
+        default:
+          out = number.get_double();
+          break;
+      }
+      return true;
+    }
+  }
+  return Ok(simdjson::INCORRECT_TYPE, failure);
+}
+
 }  // namespace
+
+struct PrunedParser::Impl {
+  od::parser parser;
+  std::string buffer;  // The text, padded as simdjson reads past the end.
+};
+
+PrunedParser::PrunedParser() : impl_(std::make_unique<Impl>()) {}
+PrunedParser::~PrunedParser() = default;
+
+StatusOr<nlohmann::json> PrunedParser::Parse(std::string_view text,
+                                             const FieldTree& keep,
+                                             std::string_view what,
+                                             int max_depth) {
+  // Deep nesting is refused where it is skipped too (as ParseJson does);
+  // the scan is linear and cheap next to the decode.
+  if (JsonNestingDepth(text, max_depth) > max_depth) {
+    return InvalidArgumentError(std::string(what) + ": nested deeper than " +
+                                std::to_string(max_depth) + " levels");
+  }
+  std::string& buffer = impl_->buffer;
+  buffer.reserve(text.size() + simdjson::SIMDJSON_PADDING);
+  buffer.assign(text);
+  const simdjson::padded_string_view padded(buffer.data(), buffer.size(),
+                                            buffer.capacity());
+  Failure failure;
+  nlohmann::json out;
+  od::document document;
+  od::value root;
+  if (Ok(impl_->parser.iterate(padded).get(document), failure)) {
+    // A scalar document has no od::value; read it as a one-element array.
+    od::json_type type;
+    if (Ok(document.type().get(type), failure)) {
+      if (type == od::json_type::object || type == od::json_type::array) {
+        if (Ok(document.get_value().get(root), failure)) {
+          Convert(root, keep.whole() ? nullptr : &keep, 1, max_depth, out,
+                  failure);
+        }
+      } else {
+        StatusOr<nlohmann::json> scalar = ParseJson(text, what, max_depth);
+        if (!scalar.ok()) {
+          return InvalidArgumentError(std::string(what) + ": malformed JSON");
+        }
+        return scalar;
+      }
+    }
+    const char* rest = nullptr;
+    if (!failure.failed() &&
+        document.current_location().get(rest) != simdjson::OUT_OF_BOUNDS) {
+      failure.code = simdjson::TRAILING_CONTENT;
+    }
+  }
+  if (failure.too_deep) {
+    return InvalidArgumentError(std::string(what) + ": nested deeper than " +
+                                std::to_string(max_depth) + " levels");
+  }
+  if (failure.failed()) {
+    return InvalidArgumentError(std::string(what) + ": malformed JSON (" +
+                                simdjson::error_message(failure.code) + ")");
+  }
+  return out;
+}
 
 StatusOr<nlohmann::json> ParsePruned(std::string_view text,
                                      const FieldTree& keep,
                                      std::string_view what, int max_depth) {
-  PruningHandler handler(keep, max_depth);
-  const bool parsed = nlohmann::json::sax_parse(
-      text, &handler, nlohmann::json::input_format_t::json, /*strict=*/true);
-  if (handler.too_deep()) {
-    return InvalidArgumentError(std::string(what) + ": nested deeper than " +
-                                std::to_string(max_depth) + " levels");
-  }
-  if (!parsed) {
-    return InvalidArgumentError(std::string(what) + ": malformed JSON (" +
-                                handler.error() + ")");
-  }
-  return std::move(handler.result());
+  PrunedParser parser;
+  return parser.Parse(text, keep, what, max_depth);
 }
 
 }  // namespace gcushare::json
