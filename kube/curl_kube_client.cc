@@ -75,7 +75,8 @@ CurlKubeClient::~CurlKubeClient() = default;
 StatusOr<nlohmann::json> CurlKubeClient::Call(
     std::string method, const std::string& path,
     const std::optional<nlohmann::json>& body, std::string_view content_type,
-    Cancellation* cancel, const json::FieldTree& fields) {
+    Cancellation* cancel, const json::FieldTree& fields,
+    json::PrunedParser* parser) {
   HttpRequest request;
   request.method = std::move(method);
   request.url = server_ + path;
@@ -93,8 +94,10 @@ StatusOr<nlohmann::json> CurlKubeClient::Call(
   if (response.body.empty()) return nlohmann::json();
   // Streamed: only what `fields` names becomes a DOM (a list page of pods
   // is megabytes of text of which placement reads a few fields).
+  std::optional<json::PrunedParser> own_parser;
+  if (parser == nullptr) parser = &own_parser.emplace();
   StatusOr<nlohmann::json> bounded =
-      json::ParsePruned(response.body, fields, "response");
+      parser->Parse(response.body, fields, "response");
   if (!bounded.ok()) {
     return DataLossError(request.method + " " + request.url + ": HTTP " +
                          std::to_string(response.status_code) + " " +
@@ -134,6 +137,7 @@ StatusOr<std::string> CurlKubeClient::ListEach(const Resource& resource,
         .Add({"metadata", "continue"})
         .AddTree({"items"}, *options.fields);
   }
+  json::PrunedParser parser;  // Its buffers serve every page.
   std::string resource_version;
   std::string continue_token;
   do {
@@ -150,7 +154,7 @@ StatusOr<std::string> CurlKubeClient::ListEach(const Resource& resource,
     GCUSHARE_ASSIGN_OR_RETURN(
         nlohmann::json page,
         Call("GET", resource.CollectionPath(ns) + query.Encode(), std::nullopt,
-             "", options.cancel, page_fields));
+             "", options.cancel, page_fields, &parser));
     if (!page.is_object()) {
       return DataLossError("list " + resource.DisplayName() +
                            ": response is not a JSON object");

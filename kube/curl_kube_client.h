@@ -22,6 +22,7 @@
 #include <string>
 
 #include "json/field_tree.h"
+#include "json/pruned_parse.h"
 #include "kube/clock.h"
 #include "kube/config.h"
 #include "kube/curl_http_client.h"
@@ -92,12 +93,14 @@ class CurlKubeClient : public KubeClient {
   CurlKubeClient() = default;
 
   // One request/response with a JSON answer (null for an empty body), of
-  // which only `fields` is decoded (default: all).
+  // which only `fields` is decoded (default: all), by `parser` (null: a
+  // new one).
   StatusOr<nlohmann::json> Call(std::string method, const std::string& path,
                                 const std::optional<nlohmann::json>& body,
                                 std::string_view content_type,
                                 Cancellation* cancel,
-                                const json::FieldTree& fields = {});
+                                const json::FieldTree& fields = {},
+                                json::PrunedParser* parser = nullptr);
 
   std::string server_;
   KubeClientOptions options_;

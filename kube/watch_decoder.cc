@@ -34,14 +34,15 @@ json::FieldTree EventFields(const json::FieldTree* fields) {
 // The event on `line`, decoding what `event_fields` (from EventFields())
 // keeps.
 StatusOr<WatchEvent> DecodeEvent(std::string_view line,
-                                 const json::FieldTree& event_fields) {
+                                 const json::FieldTree& event_fields,
+                                 json::PrunedParser& parser) {
   if (json::JsonNestingDepth(line, json::kMaxJsonDepth) > json::kMaxJsonDepth) {
     return Malformed(
         "nested deeper than " + std::to_string(json::kMaxJsonDepth) + " levels",
         line);
   }
   StatusOr<nlohmann::json> decoded =
-      json::ParsePruned(line, event_fields, "watch event");
+      parser.Parse(line, event_fields, "watch event");
   if (!decoded.ok()) return Malformed("not valid JSON", line);
   nlohmann::json& parsed = *decoded;
   if (!parsed.is_object()) return Malformed("not a JSON object", line);
@@ -53,7 +54,7 @@ StatusOr<WatchEvent> DecodeEvent(std::string_view line,
   const std::string& name = type->get_ref<const std::string&>();
   if (name == "ERROR" && !event_fields.whole()) {
     // Rare: read the Status whole, whatever `event_fields` kept.
-    return DecodeEvent(line, json::FieldTree());
+    return DecodeEvent(line, json::FieldTree(), parser);
   }
   if (name == "ERROR") {
     if (object == parsed.end() || !object->is_object()) {
@@ -85,7 +86,8 @@ StatusOr<WatchEvent> DecodeEvent(std::string_view line,
 
 StatusOr<WatchEvent> ParseWatchEvent(std::string_view line,
                                      const json::FieldTree* fields) {
-  return DecodeEvent(line, EventFields(fields));
+  json::PrunedParser parser;
+  return DecodeEvent(line, EventFields(fields), parser);
 }
 
 WatchDecoder::WatchDecoder(size_t max_line_bytes, const json::FieldTree* fields)
@@ -95,7 +97,7 @@ Status WatchDecoder::HandleLine(std::string_view line,
                                 const WatchCallback& callback) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (IsBlank(line)) return OkStatus();
-  StatusOr<WatchEvent> event = DecodeEvent(line, event_fields_);
+  StatusOr<WatchEvent> event = DecodeEvent(line, event_fields_, parser_);
   if (!event.ok()) return event.status();
   ++events_;
   callback(std::move(event).value());

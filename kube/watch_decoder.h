@@ -19,6 +19,7 @@
 #include <string_view>
 
 #include "json/field_tree.h"
+#include "json/pruned_parse.h"
 #include "kube/kube_client.h"
 #include "status/status.h"
 
@@ -52,6 +53,7 @@ class WatchDecoder {
 
   const size_t max_line_bytes_;
   const json::FieldTree event_fields_;  // What of an event is decoded.
+  json::PrunedParser parser_;
   std::string partial_;  // Bytes of the line not yet ended by "\n".
   size_t events_ = 0;
   Status error_;  // Sticky after the first failure.
