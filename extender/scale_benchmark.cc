@@ -274,6 +274,8 @@ int Main(int argc, char** argv) {
     }
     pending.push_back(json::parse(created.body));
   }
+  // Why binds failed ("<pod> -> <node>: <Error>"), printed after the table.
+  std::vector<std::string> refusals;
   auto bind_some = [&](int first, int count, int connections) {
     Run run;
     std::mutex mu;
@@ -310,6 +312,12 @@ int Main(int argc, char** argv) {
           json answer = res ? json::parse(res->body, nullptr, false) : json();
           if (!answer.is_object() || answer.value("Error", "x") != "") {
             ++failures;
+            std::lock_guard<std::mutex> lock(mu);
+            refusals.push_back(
+                p["metadata"]["name"].get<std::string>() + " -> " +
+                result["NodeNames"][0].get<std::string>() + ": " +
+                (answer.is_object() ? answer.value("Error", "?")
+                                    : (res ? res->body : "no answer")));
           }
         }
         std::lock_guard<std::mutex> lock(mu);
@@ -327,6 +335,9 @@ int Main(int argc, char** argv) {
   Run concurrent = bind_some(binds / 2, binds - binds / 2, 4);
   PrintRow("bind (after filter), 4 connections", concurrent);
   errors += sequential.errors + concurrent.errors;
+  for (const std::string& refusal : refusals) {
+    std::printf("bind refused: %s\n", refusal.c_str());
+  }
 
   // No card may hold more than its memory: sum every bound pod's memory
   // per card, from the stand-in's objects.
