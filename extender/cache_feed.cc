@@ -63,6 +63,38 @@ std::optional<nlohmann::json> NodeKeptForm(const nlohmann::json& node) {
   return kept;
 }
 
+json::FieldTree PodFields() {
+  json::FieldTree fields;
+  for (const char* field :
+       {"name", "namespace", "uid", "resourceVersion", "creationTimestamp"}) {
+    fields.Add({"metadata", field});
+  }
+  for (std::string_view annotation :
+       {contract::kPodDeviceId, contract::kPodDeviceMemory,
+        contract::kPodMemoryRequest, contract::kPodAssignTime,
+        contract::kPodAssigned, contract::kPodContainerDevices}) {
+    fields.Add({"metadata", "annotations", annotation});
+  }
+  fields.Add({"spec", "nodeName"}).Add({"status", "phase"});
+  for (const char* list : {"containers", "initContainers"}) {
+    for (const char* field : {"name", "restartPolicy", "resources"}) {
+      fields.Add({"spec", list, field});
+    }
+  }
+  return fields;
+}
+
+json::FieldTree NodeFields() {
+  json::FieldTree fields;
+  for (const char* field : {"name", "uid", "resourceVersion"}) {
+    fields.Add({"metadata", field});
+  }
+  fields.Add({"metadata", "labels", contract::kSharingNodeLabel})
+      .Add({"metadata", "annotations", contract::kNodeMemoryUnit})
+      .Add({"metadata", "annotations", contract::kNodeDevices});
+  return fields;
+}
+
 void NodeFeed::OnAdd(const nlohmann::json& node) {
   NodeView view = ReadNodeView(node);
   if (!view.usable()) {

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "extender/card_cache.h"
+#include "json/field_tree.h"
 #include "kube/event_queue.h"
 #include "kube/informer.h"
 
@@ -28,6 +29,18 @@ namespace gcushare::extender {
 //   GCU annotations (all ReadNodeView() reads).
 std::optional<nlohmann::json> PodKeptForm(const nlohmann::json& pod);
 std::optional<nlohmann::json> NodeKeptForm(const nlohmann::json& node);
+
+// What the informers decode of each object (kube::InformerOptions::fields):
+// all that the kept forms above, the feeds and the CardCache read, and
+// nothing else (README "The extender's memory"):
+// - a pod: metadata name, namespace, uid, resourceVersion,
+//   creationTimestamp and the GCU assignment annotations; spec.nodeName;
+//   name, restartPolicy and resources of each (init) container;
+//   status.phase;
+// - a node: metadata name, uid, resourceVersion, the sharing label and the
+//   GCU annotations.
+json::FieldTree PodFields();
+json::FieldTree NodeFields();
 
 class NodeFeed : public kube::InformerHandler {
  public:

@@ -136,12 +136,14 @@ int Run(int argc, char** argv) {
   node_options.label_selector = std::string(contract::kSharingNodeLabel) + "=" +
                                 std::string(contract::kSharingNodeLabelValue);
   node_options.transform = NodeKeptForm;
+  node_options.fields = NodeFields();
   kube::Informer nodes(&api, kube::Resource::Nodes(), "", &node_feed,
                        node_options);
   // The pod informer keeps only pods that ask for GCU resources, as their
   // identity (README "The extender's memory").
   kube::InformerOptions pod_options;
   pod_options.transform = PodKeptForm;
+  pod_options.fields = PodFields();
   kube::Informer pods(&api, kube::Resource::Pods(), "", &pod_feed, pod_options);
 
   FilterRecord filter_record(&clock, /*capacity=*/100000,

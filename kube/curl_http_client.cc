@@ -38,6 +38,15 @@ size_t OnWrite(char* data, size_t size, size_t count, void* user) {
     transfer->status_known = true;
     transfer->streaming =
         transfer->request->on_body != nullptr && code >= 200 && code < 300;
+    // One allocation for a body of known size (a list page is megabytes;
+    // growing it by doubling costs a copy and a heap consolidation each).
+    curl_off_t length = -1;
+    if (!transfer->streaming &&
+        curl_easy_getinfo(transfer->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T,
+                          &length) == CURLE_OK &&
+        length > 0 && static_cast<size_t>(length) <= transfer->max_body) {
+      transfer->response.body.reserve(static_cast<size_t>(length));
+    }
   }
   if (transfer->streaming) {
     if (!transfer->request->on_body(std::string_view(data, bytes))) {

@@ -6,6 +6,7 @@
 
 #include "base/url_query.h"
 #include "json/bounded_parse.h"
+#include "json/pruned_parse.h"
 #include "kube/api_status.h"
 #include "kube/bearer_auth_http_client.h"
 #include "kube/binding.h"
@@ -75,7 +76,8 @@ CurlKubeClient::~CurlKubeClient() = default;
 StatusOr<nlohmann::json> CurlKubeClient::Call(
     std::string method, const std::string& path,
     const std::optional<nlohmann::json>& body, std::string_view content_type,
-    Cancellation* cancel) {
+    Cancellation* cancel, const json::FieldTree& fields,
+    json::PrunedParser* parser) {
   HttpRequest request;
   request.method = std::move(method);
   request.url = server_ + path;
@@ -91,15 +93,20 @@ StatusOr<nlohmann::json> CurlKubeClient::Call(
     return StatusFromHttpResponse(response.status_code, response.body);
   }
   if (response.body.empty()) return nlohmann::json();
-  StatusOr<nlohmann::json> bounded = json::ParseJson(response.body, "response");
+  // Streamed: only what `fields` names becomes a DOM (a list page of pods
+  // is megabytes of text of which placement reads a few fields).
+  std::optional<json::PrunedParser> own_parser;
+  if (parser == nullptr) parser = &own_parser.emplace();
+  StatusOr<nlohmann::json> bounded =
+      parser->Parse(response.body, fields, "response");
   if (!bounded.ok()) {
     return DataLossError(request.method + " " + request.url + ": HTTP " +
                          std::to_string(response.status_code) + " " +
                          bounded.status().message() + ": " +
                          response.body.substr(0, 120));
   }
-  nlohmann::json& parsed = *bounded;
-  return parsed;
+  // Moved, not copied.
+  return std::move(*bounded);
 }
 
 StatusOr<nlohmann::json> CurlKubeClient::Get(const Resource& resource,
@@ -124,6 +131,14 @@ StatusOr<std::string> CurlKubeClient::ListEach(const Resource& resource,
                                                std::string_view ns,
                                                const ListOptions& options,
                                                const ListItemCallback& each) {
+  // What ListEach reads of a page, and of its items what the caller asks.
+  json::FieldTree page_fields;
+  if (options.fields != nullptr && !options.fields->whole()) {
+    page_fields.Add({"metadata", "resourceVersion"})
+        .Add({"metadata", "continue"})
+        .AddTree({"items"}, *options.fields);
+  }
+  json::PrunedParser parser;  // Its buffers serve every page.
   std::string resource_version;
   std::string continue_token;
   do {
@@ -140,7 +155,7 @@ StatusOr<std::string> CurlKubeClient::ListEach(const Resource& resource,
     GCUSHARE_ASSIGN_OR_RETURN(
         nlohmann::json page,
         Call("GET", resource.CollectionPath(ns) + query.Encode(), std::nullopt,
-             "", options.cancel));
+             "", options.cancel, page_fields, &parser));
     if (!page.is_object()) {
       return DataLossError("list " + resource.DisplayName() +
                            ": response is not a JSON object");
@@ -179,7 +194,7 @@ Status CurlKubeClient::Watch(const Resource& resource, std::string_view ns,
                               std::chrono::seconds(options.timeout_seconds) +
                               options_.watch_timeout_slack)
                         : std::chrono::milliseconds(0);
-  WatchDecoder decoder;
+  WatchDecoder decoder(WatchDecoder::kDefaultMaxLineBytes, options.fields);
   Status decode_error;
   bool streamed = false;
   request.on_body = [&](std::string_view bytes) {

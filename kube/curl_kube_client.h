@@ -22,6 +22,8 @@
 #include <string>
 
 #include "base/clock.h"
+#include "json/field_tree.h"
+#include "json/pruned_parse.h"
 #include "kube/config.h"
 #include "kube/curl_http_client.h"
 #include "kube/http_client.h"
@@ -90,11 +92,15 @@ class CurlKubeClient : public KubeClient {
  private:
   CurlKubeClient() = default;
 
-  // One request/response with a JSON answer (null for an empty body).
+  // One request/response with a JSON answer (null for an empty body), of
+  // which only `fields` is decoded (default: all), by `parser` (null: a
+  // new one).
   StatusOr<nlohmann::json> Call(std::string method, const std::string& path,
                                 const std::optional<nlohmann::json>& body,
                                 std::string_view content_type,
-                                Cancellation* cancel);
+                                Cancellation* cancel,
+                                const json::FieldTree& fields = {},
+                                json::PrunedParser* parser = nullptr);
 
   std::string server_;
   KubeClientOptions options_;

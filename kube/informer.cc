@@ -170,6 +170,7 @@ Status Informer::Relist() {
   list_options.field_selector = options_.field_selector;
   list_options.limit = options_.page_size;
   list_options.cancel = &cancel_;
+  if (!options_.fields.whole()) list_options.fields = &options_.fields;
   const uint64_t list = ++lists_;
   // Each item is reconciled as its page arrives: the store never holds the
   // collection twice, and with a transform only the kept forms stay.
@@ -247,6 +248,7 @@ void Informer::Run() {
     watch_options.allow_watch_bookmarks = true;
     watch_options.timeout_seconds = options_.watch_timeout_seconds;
     watch_options.cancel = &cancel_;
+    if (!options_.fields.whole()) watch_options.fields = &options_.fields;
     const uint64_t events_before = events_.load();
     ++watches_;
     Status watched =

@@ -48,6 +48,7 @@
 #include "base/backoff.h"
 #include "base/cancellation.h"
 #include "base/clock.h"
+#include "json/field_tree.h"
 #include "kube/kube_client.h"
 #include "kube/resource.h"
 #include "status/status.h"
@@ -81,6 +82,12 @@ struct InformerOptions {
   // kept form as old state (OnUpdate's old object, a relist's OnDelete).
   // Runs on the informer's thread; must not throw. Null: keep everything.
   std::function<std::optional<nlohmann::json>(const nlohmann::json&)> transform;
+  // Optional: the fields of each object to decode from list pages and
+  // watch events (json/field_tree.h); the rest is never built. Handlers and
+  // the transform see only these (with a client that honours them, as
+  // CurlKubeClient does); they must include what the transform keeps.
+  // Empty: whole objects.
+  json::FieldTree fields;
 };
 
 class Informer {

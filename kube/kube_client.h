@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "base/cancellation.h"
+#include "json/field_tree.h"
 #include "kube/resource.h"
 #include "status/status.h"
 
@@ -38,6 +39,11 @@ struct ListOptions {
   // "" for a consistent read; "0" for any cached state.
   std::string resource_version;
   Cancellation* cancel = nullptr;  // Not owned; may be null.
+  // Optional: decode only these fields of each item (json/field_tree.h),
+  // the rest of the page is scanned but never built; null: whole items.
+  // A client may hand over more than asked (FakeKubeClient does), never
+  // less. Not owned; must outlive the call.
+  const json::FieldTree* fields = nullptr;
 };
 
 struct ObjectList {
@@ -53,6 +59,9 @@ struct WatchOptions {
   int64_t timeout_seconds = 0;  // 0: the server's default.
   // Ends the watch (Watch returns kCancelled) from any thread.
   Cancellation* cancel = nullptr;  // Not owned; may be null.
+  // As ListOptions::fields, for each event's object (an ERROR event's
+  // Status is always read whole).
+  const json::FieldTree* fields = nullptr;
 };
 
 enum class WatchEventType { kAdded, kModified, kDeleted, kBookmark };

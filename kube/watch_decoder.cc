@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "json/bounded_parse.h"
+#include "json/pruned_parse.h"
 #include "kube/api_status.h"
 
 namespace gcushare::kube {
@@ -21,17 +22,29 @@ bool IsBlank(std::string_view line) {
   return line.find_first_not_of(" \t\r") == std::string_view::npos;
 }
 
-}  // namespace
+// {"type": ..., "object": <`fields` of the object>}; all when `fields` is
+// null.
+json::FieldTree EventFields(const json::FieldTree* fields) {
+  json::FieldTree event;
+  if (fields == nullptr || fields->whole()) return event;
+  event.Add({"type"}).AddTree({"object"}, *fields);
+  return event;
+}
 
-StatusOr<WatchEvent> ParseWatchEvent(std::string_view line) {
+// The event on `line`, decoding what `event_fields` (from EventFields())
+// keeps.
+StatusOr<WatchEvent> DecodeEvent(std::string_view line,
+                                 const json::FieldTree& event_fields,
+                                 json::PrunedParser& parser) {
   if (json::JsonNestingDepth(line, json::kMaxJsonDepth) > json::kMaxJsonDepth) {
     return Malformed(
         "nested deeper than " + std::to_string(json::kMaxJsonDepth) + " levels",
         line);
   }
-  nlohmann::json parsed =
-      nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (parsed.is_discarded()) return Malformed("not valid JSON", line);
+  StatusOr<nlohmann::json> decoded =
+      parser.Parse(line, event_fields, "watch event");
+  if (!decoded.ok()) return Malformed("not valid JSON", line);
+  nlohmann::json& parsed = *decoded;
   if (!parsed.is_object()) return Malformed("not a JSON object", line);
   auto type = parsed.find("type");
   if (type == parsed.end() || !type->is_string()) {
@@ -39,6 +52,10 @@ StatusOr<WatchEvent> ParseWatchEvent(std::string_view line) {
   }
   auto object = parsed.find("object");
   const std::string& name = type->get_ref<const std::string&>();
+  if (name == "ERROR" && !event_fields.whole()) {
+    // Rare: read the Status whole, whatever `event_fields` kept.
+    return DecodeEvent(line, json::FieldTree(), parser);
+  }
   if (name == "ERROR") {
     if (object == parsed.end() || !object->is_object()) {
       return Malformed("ERROR event without a Status object", line);
@@ -65,11 +82,22 @@ StatusOr<WatchEvent> ParseWatchEvent(std::string_view line) {
   return event;
 }
 
+}  // namespace
+
+StatusOr<WatchEvent> ParseWatchEvent(std::string_view line,
+                                     const json::FieldTree* fields) {
+  json::PrunedParser parser;
+  return DecodeEvent(line, EventFields(fields), parser);
+}
+
+WatchDecoder::WatchDecoder(size_t max_line_bytes, const json::FieldTree* fields)
+    : max_line_bytes_(max_line_bytes), event_fields_(EventFields(fields)) {}
+
 Status WatchDecoder::HandleLine(std::string_view line,
                                 const WatchCallback& callback) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (IsBlank(line)) return OkStatus();
-  StatusOr<WatchEvent> event = ParseWatchEvent(line);
+  StatusOr<WatchEvent> event = DecodeEvent(line, event_fields_, parser_);
   if (!event.ok()) return event.status();
   ++events_;
   callback(std::move(event).value());

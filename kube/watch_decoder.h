@@ -18,18 +18,26 @@
 #include <string>
 #include <string_view>
 
+#include "json/field_tree.h"
+#include "json/pruned_parse.h"
 #include "kube/kube_client.h"
 #include "status/status.h"
 
 namespace gcushare::kube {
 
-// One line (without its newline) as an event.
-StatusOr<WatchEvent> ParseWatchEvent(std::string_view line);
+// One line (without its newline) as an event. `fields` (may be null: all)
+// names what to decode of the event's object (json/field_tree.h); an ERROR
+// event's Status is decoded whole.
+StatusOr<WatchEvent> ParseWatchEvent(std::string_view line,
+                                     const json::FieldTree* fields = nullptr);
 
 class WatchDecoder {
  public:
-  explicit WatchDecoder(size_t max_line_bytes = size_t{64} << 20)
-      : max_line_bytes_(max_line_bytes) {}
+  static constexpr size_t kDefaultMaxLineBytes = size_t{64} << 20;
+
+  // `fields`: as for ParseWatchEvent (copied).
+  explicit WatchDecoder(size_t max_line_bytes = kDefaultMaxLineBytes,
+                        const json::FieldTree* fields = nullptr);
 
   // Consumes `bytes`, calling `callback` for each complete event.
   Status Feed(std::string_view bytes, const WatchCallback& callback);
@@ -44,6 +52,8 @@ class WatchDecoder {
   Status HandleLine(std::string_view line, const WatchCallback& callback);
 
   const size_t max_line_bytes_;
+  const json::FieldTree event_fields_;  // What of an event is decoded.
+  json::PrunedParser parser_;
   std::string partial_;  // Bytes of the line not yet ended by "\n".
   size_t events_ = 0;
   Status error_;  // Sticky after the first failure.

@@ -84,6 +84,29 @@ TEST(WatchDecoderTest, ErrorEventCarriesTheStatusCode) {
       410);
 }
 
+TEST(WatchDecoderTest, FieldsDecodeOnlyTheNamedPartsOfTheObject) {
+  json::FieldTree fields;
+  fields.Add({"metadata", "name"}).Add({"metadata", "resourceVersion"});
+  Collector collector;
+  WatchDecoder decoder(WatchDecoder::kDefaultMaxLineBytes, &fields);
+  nlohmann::json pod = Pod("ns", "a", "10");
+  pod["spec"] = {{"nodeName", "n1"}};
+  const std::string stream =
+      WatchLine("MODIFIED", pod) + BookmarkLine("11") +
+      WatchLine("ERROR", FailureStatus(410, "Expired",
+                                       "too old resource version: 1 (50)"));
+  Status status = decoder.Feed(stream, collector.callback());
+  ASSERT_EQ(collector.events.size(), 2u);
+  EXPECT_EQ(collector.events[0].type, WatchEventType::kModified);
+  EXPECT_EQ(collector.events[0].object,
+            (nlohmann::json{
+                {"metadata", {{"name", "a"}, {"resourceVersion", "10"}}}}));
+  EXPECT_EQ(ResourceVersionOf(collector.events[1].object), "11");
+  // The ERROR event's Status is read whole, whatever the fields name.
+  EXPECT_EQ(status.http_code(), 410);
+  EXPECT_EQ(status.message(), "Expired: too old resource version: 1 (50)");
+}
+
 TEST(WatchDecoderTest, MalformedLinesAreDataLossWithAPrefix) {
   struct Case {
     std::string line;

@@ -10,7 +10,7 @@ PACKAGES=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   nlohmann-json3-dev libyaml-cpp-dev libseccomp-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libcurl4-openssl-dev libcpp-httplib-dev
-  libcli11-dev clang-format g++ git unzip
+  libcli11-dev libsimdjson-dev clang-format g++ git unzip
   # The release image (scripts/image.sh) and its tests (tests/image/).
   umoci skopeo jq ca-certificates containerd runc
   # Sanitizer runtimes (.bazelrc asan/ubsan/tsan) and libFuzzer (fuzz.sh).

@@ -6,6 +6,7 @@
 
 #include "extender/testing/objects.h"
 #include "tests/peers/apiserver/json.h"
+#include "tests/peers/apiserver/object_meta.h"
 
 namespace gcushare::extender::testing {
 namespace {
@@ -22,9 +23,11 @@ std::string Uid(const char* kind, int i) {
 Status Put(apiserver::ObjectStore& store, const std::string& resource,
            const std::string& key, const json& object) {
   // The store keeps nlohmann::ordered_json; the objects come from the
-  // extender's helpers as nlohmann::json.
-  return store.Create(resource, key, apiserver::Json::parse(object.dump()))
-      .status();
+  // extender's helpers as nlohmann::json. Canonical key order, as objects
+  // created over HTTP get it (kind and apiVersion first).
+  apiserver::Json stored = apiserver::Json::parse(object.dump());
+  apiserver::CanonicalizeObject(stored);
+  return store.Create(resource, key, std::move(stored)).status();
 }
 
 }  // namespace
@@ -172,6 +175,25 @@ void AddRealisticPodFields(json& pod, int i) {
   status["conditions"] = conditions;
 }
 
+json ScalePod(const ScaleClusterSpec& spec, int i, std::mt19937& rng) {
+  const std::string ns = "team-" + std::to_string(i % spec.namespaces);
+  const std::string name = "app-" + std::to_string(i);
+  const std::string node = ScaleNodeName(i % spec.nodes);
+  json pod;
+  // Interleaved: every third pod asks for GCU memory.
+  if (i % 3 == 0 && i / 3 < spec.gcu_pods) {
+    pod = Assigned(Pod(ns, name, Uid("pod", i), {{"main", 1 + rng() % 3, 0}}),
+                   node, {static_cast<uint32_t>(rng() % spec.cards_per_node)},
+                   spec.units_per_card);
+  } else {
+    pod = Pod(ns, name, Uid("pod", i), {{"main", 0, 0}});
+    pod["spec"]["nodeName"] = node;
+    pod["status"]["phase"] = "Running";
+  }
+  AddRealisticPodFields(pod, i);
+  return pod;
+}
+
 Status FillScaleCluster(const ScaleClusterSpec& spec,
                         apiserver::ObjectStore& store) {
   std::mt19937 rng(spec.seed);
@@ -181,22 +203,10 @@ Status FillScaleCluster(const ScaleClusterSpec& spec,
   }
   const int total = spec.gcu_pods + spec.plain_pods;
   for (int i = 0; i < total; ++i) {
-    const std::string ns = "team-" + std::to_string(i % spec.namespaces);
-    const std::string name = "app-" + std::to_string(i);
-    const std::string node = ScaleNodeName(i % spec.nodes);
-    json pod;
-    // Interleaved: every third pod asks for GCU memory.
-    if (i % 3 == 0 && i / 3 < spec.gcu_pods) {
-      pod = Assigned(Pod(ns, name, Uid("pod", i), {{"main", 1 + rng() % 3, 0}}),
-                     node, {static_cast<uint32_t>(rng() % spec.cards_per_node)},
-                     spec.units_per_card);
-    } else {
-      pod = Pod(ns, name, Uid("pod", i), {{"main", 0, 0}});
-      pod["spec"]["nodeName"] = node;
-      pod["status"]["phase"] = "Running";
-    }
-    AddRealisticPodFields(pod, i);
-    GCUSHARE_RETURN_IF_ERROR(Put(store, "pods", ns + "/" + name, pod));
+    json pod = ScalePod(spec, i, rng);
+    const std::string key = pod["metadata"]["namespace"].get<std::string>() +
+                            "/" + pod["metadata"]["name"].get<std::string>();
+    GCUSHARE_RETURN_IF_ERROR(Put(store, "pods", key, pod));
   }
   return OkStatus();
 }

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <string>
 
 #include "status/status.h"
@@ -39,6 +40,11 @@ nlohmann::json ScaleNode(const ScaleClusterSpec& spec, int i);
 // Adds the fields a real pod carries besides its GCU request (labels,
 // owner reference, a sidecar, env, volumes, status) to `pod`.
 void AddRealisticPodFields(nlohmann::json& pod, int i);
+
+// Pod `i` of the spec (`rng` draws its request and card): every third asks
+// for GCU memory (while fewer than spec.gcu_pods did), bound and assigned;
+// the others ask for none. All carry AddRealisticPodFields().
+nlohmann::json ScalePod(const ScaleClusterSpec& spec, int i, std::mt19937& rng);
 
 // Creates the spec's nodes and pods in `store`. Returns the first error.
 Status FillScaleCluster(const ScaleClusterSpec& spec,

@@ -143,13 +143,15 @@ INSTANTIATE_TEST_SUITE_P(ChunkSizes, SplitWatchTest,
 // (1 s) watch has ended, so it is not watching until clock.Open().
 struct HeldInformer {
   HeldInformer(const std::string& url, const std::string& ns,
-               decltype(kube::InformerOptions::transform) transform = nullptr)
+               decltype(kube::InformerOptions::transform) transform = nullptr,
+               json::FieldTree fields = {})
       : client(NewClient(url)) {
     clock.Close();
     if (!client.ok()) return;
     kube::InformerOptions options = FastInformerOptions(&clock);
     options.watch_timeout_seconds = 1;
     options.transform = std::move(transform);
+    options.fields = std::move(fields);
     informer = std::make_unique<Informer>(client->get(), Resource::Pods(), ns,
                                           &handler, options);
   }
@@ -344,6 +346,70 @@ TEST(RelistTest, TransformKeepsOnlyTheKeptFormsAcrossARelist) {
   ASSERT_TRUE(handler.WaitForLog(6));
   EXPECT_EQ(handler.log().back(),
             "update b@" + Rv(b_kept) + "->" + Rv(b_updated));
+  held.Stop();
+  EXPECT_TRUE(apiserver.Stop().ok()) << apiserver.output();
+}
+
+TEST(FieldsTest, ListsAndWatchEventsDecodeOnlyTheNamedFields) {
+  ApiserverProcess apiserver({"--history=2", "--bookmark-interval=3600000"});
+  ASSERT_TRUE(apiserver.Start().ok()) << apiserver.output();
+  StandInWriter writer(apiserver.port());
+  auto a = writer.CreatePod("fields", "a", {{"keep", "yes"}, {"x", "1"}});
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_TRUE((*a).contains("spec"));
+  json::FieldTree fields;
+  for (const char* field : {"name", "namespace", "uid", "resourceVersion"}) {
+    fields.Add({"metadata", field});
+  }
+  fields.Add({"metadata", "labels", "keep"});
+  // The transform keeps what it is given: the decoded form.
+  HeldInformer held(
+      apiserver.url(), "fields",
+      [](const nlohmann::json& pod) -> std::optional<nlohmann::json> {
+        return pod;
+      },
+      fields);
+  ASSERT_TRUE(held.Start());
+  Informer& informer = *held.informer;
+  const nlohmann::json listed = {{"metadata",
+                                  {{"name", "a"},
+                                   {"namespace", "fields"},
+                                   {"uid", (*a)["metadata"]["uid"]},
+                                   {"resourceVersion", Rv(a)},
+                                   {"labels", {{"keep", "yes"}}}}}};
+  ASSERT_NE(informer.Get("fields/a"), nullptr);
+  EXPECT_EQ(*informer.Get("fields/a"), listed);
+
+  // Enough writes while it does not watch that its resourceVersion is gone
+  // (--history=2): the watch gets 410 Expired (read whole, whatever the
+  // fields) and it relists, again decoding only the fields.
+  auto b = writer.CreatePod("fields", "b", {{"keep", "no"}});
+  ASSERT_TRUE(b.ok());
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(writer
+                    .MergePatchPod("fields", "b",
+                                   {{"metadata",
+                                     {{"labels", {{"n", std::to_string(i)}}}}}})
+                    .ok());
+  }
+  held.clock.Open();
+  ASSERT_TRUE(held.handler.WaitForLog(2))
+      << ::testing::PrintToString(held.handler.log());
+  EXPECT_EQ(informer.lists(), 2u);
+  ASSERT_NE(informer.Get("fields/b"), nullptr);
+  EXPECT_FALSE(informer.Get("fields/b")->contains("spec"));
+  EXPECT_EQ((*informer.Get("fields/b"))["metadata"]["labels"],
+            (nlohmann::json{{"keep", "no"}}));
+
+  // A watch event decodes only the fields too.
+  auto c = writer.CreatePod("fields", "c", {{"keep", "c"}, {"y", "2"}});
+  ASSERT_TRUE(c.ok());
+  ASSERT_TRUE(held.handler.WaitForLog(3));
+  ASSERT_NE(informer.Get("fields/c"), nullptr);
+  EXPECT_EQ(informer.Get("fields/c")->size(), 1u);  // Only metadata.
+  EXPECT_EQ((*informer.Get("fields/c"))["metadata"]["labels"],
+            (nlohmann::json{{"keep", "c"}}));
+  EXPECT_EQ((*informer.Get("fields/c"))["metadata"]["resourceVersion"], Rv(c));
   held.Stop();
   EXPECT_TRUE(apiserver.Stop().ok()) << apiserver.output();
 }

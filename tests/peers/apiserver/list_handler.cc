@@ -1,6 +1,5 @@
 #include "tests/peers/apiserver/list_handler.h"
 
-#include <algorithm>
 #include <string>
 
 #include "tests/peers/apiserver/continue_token.h"
@@ -19,15 +18,20 @@ constexpr char kExpiredContinue[] =
     "between the time the first chunk was returned and now may show up in "
     "the list.";
 
-// The stored JSON of a list item: the object without kind and apiVersion.
-std::string ItemJson(const StoredObject& object, const std::string& prefix) {
+// Appends the JSON of a list item, the object without kind and apiVersion,
+// to `out`: the stored text past `prefix` when it starts so (canonical
+// objects do), else a re-serialization.
+void AppendItemJson(const StoredObject& object, const std::string& prefix,
+                    std::string& out) {
   if (object.json.rfind(prefix, 0) == 0) {
-    return "{" + object.json.substr(prefix.size());
+    out += '{';
+    out.append(object.json, prefix.size());
+    return;
   }
   Json copy = object.object;
   copy.erase("kind");
   copy.erase("apiVersion");
-  return DumpJson(copy);
+  out += DumpJson(copy);
 }
 
 }  // namespace
@@ -74,46 +78,35 @@ void ListHandler::List(const ApiPath& path, const ListOptions& options,
       limit = 0;  // Served from the watch cache, which ignores limit.
     }
   }
-  auto snapshot = store.List(kind.resource, at_rv);
-  if (!snapshot.ok()) {
+  ObjectStore::PageSpec page_spec;
+  page_spec.resource = kind.resource;
+  page_spec.at_rv = at_rv;
+  page_spec.start = start;
+  page_spec.limit = limit;
+  page_spec.matches = MakeObjectFilter(options, kind, path.ns, "");
+  // Like etcd's count of the rest of the range: only without selectors.
+  page_spec.count_remaining =
+      options.label_selector.empty() && options.field_selector.empty();
+  page_spec.scope = path.ns;
+  auto page = store.ListPage(page_spec);
+  if (!page.ok()) {
     WriteStatus(
         res, ExpiredStatus("The resourceVersion for the provided list is too "
                            "old."));
     return;
   }
-  auto matches = MakeObjectFilter(options, kind, path.ns, "");
-  const auto& items = snapshot->items;
-  auto it = items.begin();
-  if (!start.empty()) {
-    it = std::lower_bound(items.begin(), items.end(), start,
-                          [](const auto& item, const std::string& key) {
-                            return item.first < key;
-                          });
-  }
   const std::string prefix =
       "{\"kind\":\"" + kind.kind + "\",\"apiVersion\":\"v1\",";
   std::string body_items;
-  int64_t count = 0;
-  std::string next_start;
-  int64_t remaining = 0;
-  for (; it != items.end(); ++it) {
-    if (!matches(it->second->object)) continue;
-    if (limit > 0 && count == limit) {
-      ++remaining;  // The token resumes right after the last returned key.
-      continue;
-    }
-    if (count > 0) body_items += ",";
-    body_items += ItemJson(*it->second, prefix);
-    ++count;
-    next_start = it->first;
+  for (const auto& [key, object] : page->items) {
+    if (!body_items.empty()) body_items += ",";
+    AppendItemJson(*object, prefix, body_items);
   }
   Json meta = Json::object();
-  meta["resourceVersion"] = std::to_string(snapshot->rv);
-  if (remaining > 0) {
-    meta["continue"] = EncodeContinueToken({snapshot->rv, next_start + '\0'});
-    if (options.label_selector.empty() && options.field_selector.empty()) {
-      meta["remainingItemCount"] = remaining;
-    }
+  meta["resourceVersion"] = std::to_string(page->rv);
+  if (page->more) {
+    meta["continue"] = EncodeContinueToken({page->rv, page->next_start});
+    if (page->remaining >= 0) meta["remainingItemCount"] = page->remaining;
   }
   std::string body = "{\"kind\":\"" + kind.list_kind +
                      "\",\"apiVersion\":\"v1\",\"metadata\":" + DumpJson(meta) +

@@ -156,6 +156,121 @@ StatusOr<ObjectStore::Snapshot> ObjectStore::List(const std::string& resource,
   return snap;
 }
 
+ObjectStore::ObjectMap ObjectStore::UndoSinceLocked(const std::string& resource,
+                                                    int64_t at_rv) const {
+  ObjectMap undo;
+  // Newest first, so each key ends with its state before the oldest newer
+  // event.
+  for (auto it = history_.rbegin(); it != history_.rend() && it->rv > at_rv;
+       ++it) {
+    if (it->resource != resource) continue;
+    undo[it->key] = it->type == EventType::kAdded ? nullptr : it->prev;
+  }
+  return undo;
+}
+
+template <typename Visit>
+void ObjectStore::VisitFrom(const ObjectMap* current, const ObjectMap& undo,
+                            const std::string& start, Visit visit) {
+  static const ObjectMap kEmpty;
+  const ObjectMap& now = current == nullptr ? kEmpty : *current;
+  auto a = now.lower_bound(start);
+  auto b = undo.lower_bound(start);
+  while (a != now.end() || b != undo.end()) {
+    const std::string* key;
+    const ObjectPtr* object;
+    if (b == undo.end() || (a != now.end() && a->first < b->first)) {
+      key = &a->first;
+      object = &a->second;
+      ++a;
+    } else {
+      if (a != now.end() && a->first == b->first) ++a;
+      key = &b->first;
+      object = &b->second;
+      ++b;
+    }
+    if (*object == nullptr) continue;  // Did not exist then.
+    if (!visit(*key, *object)) return;
+  }
+}
+
+void ObjectStore::RememberCountLocked(std::string key, int64_t count) const {
+  constexpr size_t kMaxCounts = 4096;
+  auto [it, inserted] = counts_.insert_or_assign(key, count);
+  if (!inserted) return;
+  count_order_.push_back(std::move(key));
+  while (count_order_.size() > kMaxCounts) {
+    counts_.erase(count_order_.front());
+    count_order_.pop_front();
+  }
+}
+
+StatusOr<ObjectStore::Page> ObjectStore::ListPage(const PageSpec& spec) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  Page page;
+  page.rv = rv_;
+  ObjectMap undo;
+  if (spec.at_rv != 0 && spec.at_rv < rv_) {
+    if (spec.at_rv < compacted_rv_) {
+      return OutOfRangeError(
+          "too old resource version: " + std::to_string(spec.at_rv) + " (" +
+          std::to_string(compacted_rv_) + ")");
+    }
+    undo = UndoSinceLocked(spec.resource, spec.at_rv);
+    page.rv = spec.at_rv;
+  }
+  auto r = objects_.find(spec.resource);
+  const ObjectMap* current = r == objects_.end() ? nullptr : &r->second;
+  auto matches = [&spec](const ObjectPtr& object) {
+    return !spec.matches || spec.matches(object->object);
+  };
+  VisitFrom(current, undo, spec.start,
+            [&](const std::string& key, const ObjectPtr& object) {
+              if (!matches(object)) return true;
+              if (spec.limit > 0 &&
+                  static_cast<int64_t>(page.items.size()) == spec.limit) {
+                page.more = true;
+                return false;
+              }
+              page.items.emplace_back(key, object);
+              return true;
+            });
+  if (!page.more) {
+    page.remaining = spec.count_remaining ? 0 : -1;
+    return page;
+  }
+  // The real token resumes right after the last returned key.
+  page.next_start = page.items.back().first + '\0';
+  if (!spec.count_remaining) return page;
+  const std::string prefix =
+      spec.resource + '\0' + spec.scope + '\0' + std::to_string(page.rv) + '\0';
+  auto total = counts_.find(prefix);
+  auto before =
+      spec.start.empty() ? counts_.end() : counts_.find(prefix + spec.start);
+  int64_t total_count = total == counts_.end() ? -1 : total->second;
+  int64_t before_count = spec.start.empty()        ? 0
+                         : before == counts_.end() ? -1
+                                                   : before->second;
+  if (total_count < 0 || before_count < 0) {
+    // First page of this list (or its counts were dropped): one scan.
+    total_count = 0;
+    before_count = 0;
+    VisitFrom(current, undo, "",
+              [&](const std::string& key, const ObjectPtr& object) {
+                if (!matches(object)) return true;
+                ++total_count;
+                if (key < spec.start) ++before_count;
+                return true;
+              });
+    RememberCountLocked(prefix, total_count);
+  }
+  const int64_t through =
+      before_count + static_cast<int64_t>(page.items.size());
+  RememberCountLocked(prefix + page.next_start, through);
+  page.remaining = total_count - through;
+  return page;
+}
+
 std::string ObjectStore::LineFor(const Watcher& w, const Event& event) {
   bool now =
       event.type != EventType::kDeleted && w.spec.matches(event.object->object);

@@ -117,8 +117,37 @@ class ObjectStore {
   StatusOr<ObjectPtr> Delete(const std::string& resource,
                              const std::string& key, int64_t expected_rv);
 
-  // The resource's objects as of `at_rv` (0: now).
+  // The resource's objects as of `at_rv` (0: now). Copies every key: for
+  // whole-collection reads (tests, benchmarks); the list handler pages with
+  // ListPage.
   StatusOr<Snapshot> List(const std::string& resource, int64_t at_rv) const;
+
+  // One page of a list, as etcd serves a range read: the matching objects
+  // from key `start` on as of `at_rv`, at most `limit` of them. The cost is
+  // proportional to the keys visited (the page plus skipped non-matching
+  // keys), plus the history newer than `at_rv` when that is not now; the
+  // collection is never copied. OUT_OF_RANGE as List() for a compacted rv.
+  struct PageSpec {
+    std::string resource;
+    int64_t at_rv = 0;  // 0: now.
+    std::string start;  // The first key to consider; "": from the first.
+    int64_t limit = 0;  // 0: no limit.
+    std::function<bool(const Json&)> matches;  // Null: everything.
+    // Count the matching objects after the page (remainingItemCount). The
+    // count is kept per (resource, scope, rv, last key), so a list paged
+    // to its end counts the collection once, not once per page; `scope`
+    // names what `matches` selects (e.g. the namespace).
+    bool count_remaining = false;
+    std::string scope;
+  };
+  struct Page {
+    int64_t rv = 0;  // The resourceVersion the items are the state at.
+    std::vector<std::pair<std::string, ObjectPtr>> items;  // Sorted by key.
+    bool more = false;       // Matching objects follow the last item.
+    std::string next_start;  // With `more`: the start of the next page.
+    int64_t remaining = -1;  // How many (count_remaining), else -1.
+  };
+  StatusOr<Page> ListPage(const PageSpec& spec) const;
 
   StatusOr<std::shared_ptr<WatchStream>> Watch(const WatchSpec& spec);
   void Unwatch(const WatchStream* stream);
@@ -153,6 +182,18 @@ class ObjectStore {
   std::string BookmarkLine(const WatchSpec& spec, int64_t rv,
                            bool initial_end) const;
 
+  // Objects of one resource at an older rv: the current map with `undo`
+  // (key -> its state then; null: it did not exist) laid over it.
+  using ObjectMap = std::map<std::string, ObjectPtr>;
+  ObjectMap UndoSinceLocked(const std::string& resource, int64_t at_rv) const;
+  // Calls `visit(key, object)` for the merged view's keys >= `start`, in
+  // order, until it returns false.
+  template <typename Visit>
+  static void VisitFrom(const ObjectMap* current, const ObjectMap& undo,
+                        const std::string& start, Visit visit);
+  // Remembers rank counts for ListPage (bounded; oldest dropped first).
+  void RememberCountLocked(std::string key, int64_t count) const;
+
   const Options options_;
   mutable std::mutex mu_;
   int64_t rv_ = 0;
@@ -161,6 +202,10 @@ class ObjectStore {
   std::deque<Event> history_;
   std::list<Watcher> watchers_;
   bool closed_ = false;
+  // ListPage's counts: "<resource>\0<scope>\0<rv>\0<start>" -> matching
+  // objects before `start` ("" start: in all).
+  mutable std::map<std::string, int64_t> counts_;
+  mutable std::deque<std::string> count_order_;
 };
 
 }  // namespace gcushare::apiserver

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
 
 #include "tests/peers/apiserver/object_meta.h"
 
@@ -99,6 +100,94 @@ TEST(ObjectStoreTest, ListAtAnOlderVersionRewindsHistory) {
   EXPECT_EQ(at2->items[0].first, "ns/a");
   EXPECT_EQ(at2->items[0].second->rv, 2);  // Before the relabel.
   EXPECT_EQ(at2->items[1].first, "ns/b");  // Before the delete.
+}
+
+// 20,000 pods paged 500 at a time while writes go on: each page comes from
+// the snapshot the first page was taken at (every key once, in order, none
+// of the later writes), remainingItemCount counts down to the end, and a
+// filtered list returns exactly the matching objects.
+TEST(ObjectStoreTest, PagesAConsistentSnapshotOfALargeCollection) {
+  constexpr int kPods = 20000;
+  constexpr int64_t kLimit = 500;
+  ObjectStore store({.history = 100000});
+  auto key_of = [](int i) {
+    char name[16];
+    std::snprintf(name, sizeof(name), "p%05d", i);
+    return std::string(name);
+  };
+  for (int i = 0; i < kPods; ++i) {
+    ASSERT_TRUE(store
+                    .Create("pods", "ns/" + key_of(i),
+                            Pod(key_of(i), i % 4 == 0 ? "gcu" : "plain"))
+                    .ok());
+  }
+  ObjectStore::PageSpec spec;
+  spec.resource = "pods";
+  spec.limit = kLimit;
+  spec.count_remaining = true;
+  spec.scope = "ns";
+  int64_t snapshot_rv = 0;
+  std::vector<std::string> keys;
+  int pages = 0;
+  while (true) {
+    auto page = store.ListPage(spec);
+    ASSERT_TRUE(page.ok()) << page.status().ToString();
+    ++pages;
+    if (snapshot_rv == 0) snapshot_rv = page->rv;
+    EXPECT_EQ(page->rv, snapshot_rv);
+    for (const auto& [key, object] : page->items) {
+      keys.push_back(key);
+      EXPECT_LE(object->rv, snapshot_rv) << key;
+    }
+    if (!page->more) {
+      EXPECT_EQ(page->remaining, 0);
+      break;
+    }
+    EXPECT_EQ(page->remaining, kPods - static_cast<int64_t>(keys.size()));
+    // Writes between pages: a change, a delete, a create, all after the
+    // snapshot.
+    const int i = static_cast<int>(keys.size());
+    ASSERT_TRUE(store
+                    .Replace("pods", "ns/" + key_of(i + 1),
+                             Pod(key_of(i + 1), "changed"), i + 2)
+                    .ok());
+    ASSERT_TRUE(store.Delete("pods", "ns/" + key_of(i + 2), 0).ok());
+    ASSERT_TRUE(
+        store.Create("pods", "ns/" + key_of(i) + "x", Pod(key_of(i))).ok());
+    spec.at_rv = page->rv;
+    spec.start = page->next_start;
+  }
+  EXPECT_EQ(pages, kPods / kLimit);
+  ASSERT_EQ(keys.size(), static_cast<size_t>(kPods));
+  for (int i = 0; i < kPods; ++i) ASSERT_EQ(keys[i], "ns/" + key_of(i));
+
+  // Now (at_rv 0), filtered: every fourth pod, minus the deleted ones.
+  ObjectStore::PageSpec gcu;
+  gcu.resource = "pods";
+  gcu.limit = kLimit;
+  gcu.matches = [](const Json& pod) {
+    return pod["metadata"]["labels"]["app"] == "gcu";
+  };
+  size_t matched = 0;
+  while (true) {
+    auto page = store.ListPage(gcu);
+    ASSERT_TRUE(page.ok());
+    EXPECT_EQ(page->remaining, -1);  // Not counted.
+    for (const auto& [key, object] : page->items) {
+      EXPECT_EQ(object->object["metadata"]["labels"]["app"], "gcu") << key;
+      ++matched;
+    }
+    if (!page->more) break;
+    gcu.start = page->next_start;
+  }
+  auto all = store.List("pods", 0);
+  ASSERT_TRUE(all.ok());
+  size_t expected = 0;
+  for (const auto& [key, object] : all->items) {
+    if (object->object["metadata"]["labels"]["app"] == "gcu") ++expected;
+  }
+  EXPECT_GT(expected, 4000u);
+  EXPECT_EQ(matched, expected);
 }
 
 TEST(ObjectStoreTest, HistoryWindowBoundsResumption) {

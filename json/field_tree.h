@@ -1,0 +1,72 @@
+// Which fields of a JSON document to keep (json/pruned_parse.h): a tree of
+// object keys. A node without children keeps the whole value under it; a
+// node with children keeps, of an object, only the named keys (each under
+// its child node), of an array, every element under the same node, and a
+// scalar as it is (so a reader sees the same shape errors it would see in
+// the whole document).
+//
+// Example: the name and the resource requests of a pod's containers:
+//   FieldTree pod;
+//   pod.Add({"metadata", "name"}).Add({"spec", "containers", "resources"});
+//
+// Value type; const methods are thread-safe, Add() is not.
+#ifndef GCUSHARE_JSON_FIELD_TREE_H_
+#define GCUSHARE_JSON_FIELD_TREE_H_
+
+#include <functional>
+#include <initializer_list>
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace gcushare::json {
+
+class FieldTree {
+ public:
+  // Keeps `path` (object keys from the root) and all below it. Adding a
+  // path under one that is already kept whole changes nothing; adding a
+  // prefix of kept paths keeps the prefix whole.
+  FieldTree& Add(std::initializer_list<std::string_view> path) {
+    FieldTree* node = this;
+    for (std::string_view key : path) {
+      if (node != this && node->children_.empty() && node->whole_) {
+        return *this;  // Already kept whole.
+      }
+      node = &node->children_[std::string(key)];
+    }
+    node->children_.clear();
+    node->whole_ = true;
+    return *this;
+  }
+
+  // Keeps, under `path`, what `subtree` keeps (the whole value when
+  // `subtree` is whole), replacing what was kept there.
+  FieldTree& AddTree(std::initializer_list<std::string_view> path,
+                     const FieldTree& subtree) {
+    FieldTree* node = this;
+    for (std::string_view key : path) {
+      node = &node->children_[std::string(key)];
+    }
+    *node = subtree;
+    node->whole_ = true;
+    return *this;
+  }
+
+  // True when the whole value is kept (no children named).
+  bool whole() const { return children_.empty(); }
+
+  // The node for `key` under this one, or null when `key` is dropped.
+  // Only meaningful when !whole().
+  const FieldTree* Child(std::string_view key) const {
+    auto it = children_.find(key);
+    return it == children_.end() ? nullptr : &it->second;
+  }
+
+ private:
+  std::map<std::string, FieldTree, std::less<>> children_;
+  bool whole_ = false;  // Added as a whole path (not only as a prefix).
+};
+
+}  // namespace gcushare::json
+
+#endif  // GCUSHARE_JSON_FIELD_TREE_H_

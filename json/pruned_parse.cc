@@ -1,0 +1,190 @@
+#include "json/pruned_parse.h"
+
+#include <simdjson.h>
+
+#include <string>
+#include <utility>
+
+namespace gcushare::json {
+namespace {
+
+namespace od = simdjson::ondemand;
+
+// Why a decode stopped: a simdjson error or the depth bound.
+struct Failure {
+  simdjson::error_code code = simdjson::SUCCESS;
+  bool too_deep = false;
+  bool failed() const { return too_deep || code != simdjson::SUCCESS; }
+};
+
+// Sets `failure` and returns false when `code` is an error.
+bool Ok(simdjson::error_code code, Failure& failure) {
+  if (code == simdjson::SUCCESS) return true;
+  failure.code = code;
+  return false;
+}
+
+// `value` as nlohmann, keeping what `tree` names (null: all). On-Demand
+// skips the values not asked for without building or recursing; recursion
+// here follows kept values only and stops at `max_depth`.
+bool Convert(od::value value, const FieldTree* tree, int depth, int max_depth,
+             nlohmann::json& out, Failure& failure) {
+  od::json_type type;
+  if (!Ok(value.type().get(type), failure)) return false;
+  switch (type) {
+    case od::json_type::object: {
+      if (depth > max_depth) {
+        failure.too_deep = true;
+        return false;
+      }
+      out = nlohmann::json::object();
+      od::object object;
+      if (!Ok(value.get_object().get(object), failure)) return false;
+      for (auto field_result : object) {
+        od::field field;
+        if (!Ok(std::move(field_result).get(field), failure)) return false;
+        std::string_view key;
+        if (!Ok(field.unescaped_key().get(key), failure)) return false;
+        const FieldTree* child = nullptr;
+        if (tree != nullptr) {
+          child = tree->Child(key);
+          if (child == nullptr) continue;  // Skipped, never decoded.
+          if (child->whole()) child = nullptr;
+        }
+        if (!Convert(field.value(), child, depth + 1, max_depth,
+                     out[std::string(key)], failure)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    case od::json_type::array: {
+      if (depth > max_depth) {
+        failure.too_deep = true;
+        return false;
+      }
+      out = nlohmann::json::array();
+      od::array array;
+      if (!Ok(value.get_array().get(array), failure)) return false;
+      for (auto element_result : array) {
+        od::value element;
+        if (!Ok(std::move(element_result).get(element), failure)) return false;
+        out.push_back(nullptr);
+        // Arrays are transparent: elements are filtered as the array is.
+        if (!Convert(element, tree, depth + 1, max_depth, out.back(),
+                     failure)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    case od::json_type::string: {
+      std::string_view text;
+      if (!Ok(value.get_string().get(text), failure)) return false;
+      out = std::string(text);
+      return true;
+    }
+    case od::json_type::boolean: {
+      bool flag = false;
+      if (!Ok(value.get_bool().get(flag), failure)) return false;
+      out = flag;
+      return true;
+    }
+    case od::json_type::null: {
+      bool is_null = false;
+      if (!Ok(value.is_null().get(is_null), failure)) return false;
+      if (!is_null) return Ok(simdjson::N_ATOM_ERROR, failure);
+      out = nullptr;
+      return true;
+    }
+    case od::json_type::number: {
+      od::number number;
+      if (!Ok(value.get_number().get(number), failure)) return false;
+      switch (number.get_number_type()) {
+        case od::number_type::signed_integer:
+          out = number.get_int64();
+          break;
+        case od::number_type::unsigned_integer:
+          out = number.get_uint64();
+          break;
+        default:
+          out = number.get_double();
+          break;
+      }
+      return true;
+    }
+  }
+  return Ok(simdjson::INCORRECT_TYPE, failure);
+}
+
+}  // namespace
+
+struct PrunedParser::Impl {
+  od::parser parser;
+  std::string buffer;  // The text, padded as simdjson reads past the end.
+};
+
+PrunedParser::PrunedParser() : impl_(std::make_unique<Impl>()) {}
+PrunedParser::~PrunedParser() = default;
+
+StatusOr<nlohmann::json> PrunedParser::Parse(std::string_view text,
+                                             const FieldTree& keep,
+                                             std::string_view what,
+                                             int max_depth) {
+  // Deep nesting is refused where it is skipped too (as ParseJson does);
+  // the scan is linear and cheap next to the decode.
+  if (JsonNestingDepth(text, max_depth) > max_depth) {
+    return InvalidArgumentError(std::string(what) + ": nested deeper than " +
+                                std::to_string(max_depth) + " levels");
+  }
+  std::string& buffer = impl_->buffer;
+  buffer.reserve(text.size() + simdjson::SIMDJSON_PADDING);
+  buffer.assign(text);
+  const simdjson::padded_string_view padded(buffer.data(), buffer.size(),
+                                            buffer.capacity());
+  Failure failure;
+  nlohmann::json out;
+  od::document document;
+  od::value root;
+  if (Ok(impl_->parser.iterate(padded).get(document), failure)) {
+    // A scalar document has no od::value; read it as a one-element array.
+    od::json_type type;
+    if (Ok(document.type().get(type), failure)) {
+      if (type == od::json_type::object || type == od::json_type::array) {
+        if (Ok(document.get_value().get(root), failure)) {
+          Convert(root, keep.whole() ? nullptr : &keep, 1, max_depth, out,
+                  failure);
+        }
+      } else {
+        StatusOr<nlohmann::json> scalar = ParseJson(text, what, max_depth);
+        if (!scalar.ok()) {
+          return InvalidArgumentError(std::string(what) + ": malformed JSON");
+        }
+        return scalar;
+      }
+    }
+    const char* rest = nullptr;
+    if (!failure.failed() &&
+        document.current_location().get(rest) != simdjson::OUT_OF_BOUNDS) {
+      failure.code = simdjson::TRAILING_CONTENT;
+    }
+  }
+  if (failure.too_deep) {
+    return InvalidArgumentError(std::string(what) + ": nested deeper than " +
+                                std::to_string(max_depth) + " levels");
+  }
+  if (failure.failed()) {
+    return InvalidArgumentError(std::string(what) + ": malformed JSON (" +
+                                simdjson::error_message(failure.code) + ")");
+  }
+  return out;
+}
+
+StatusOr<nlohmann::json> ParsePruned(std::string_view text,
+                                     const FieldTree& keep,
+                                     std::string_view what, int max_depth) {
+  PrunedParser parser;
+  return parser.Parse(text, keep, what, max_depth);
+}
+
+}  // namespace gcushare::json
