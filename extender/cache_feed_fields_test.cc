@@ -11,7 +11,7 @@
 #include "contract/names.h"
 #include "contract/pod_request.h"
 #include "extender/cache_feed.h"
-#include "extender/node_layout.h"
+#include "extender/node_view.h"
 #include "extender/pod_usage.h"
 #include "extender/testing/objects.h"
 #include "extender/testing/scale_cluster.h"
@@ -67,10 +67,10 @@ std::string NodeRecords(const json& node) {
   std::ostringstream out;
   auto kept = NodeKeptForm(node);
   out << "kept: " << (kept ? kept->dump() : "none") << "\n";
-  NodeLayout layout = ParseNodeLayout(node);
-  out << "layout: " << layout.name << " " << layout.unit_text << " "
-      << layout.problem;
-  for (const auto& c : layout.cards) {
+  NodeView view = ReadNodeView(node);
+  out << "layout: " << view.name << " " << view.unit_text << " "
+      << view.problem;
+  for (const auto& c : view.layout.cards) {
     out << " [" << c.index << " " << c.uuid << " " << c.memory_units << " "
         << c.healthy << " " << (c.numa ? *c.numa : -1) << "]";
   }
