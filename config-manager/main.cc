@@ -26,10 +26,12 @@
 #include "config-manager/file_system.h"
 #include "config-manager/kube_version.h"
 #include "config-manager/service_url.h"
+#include "config-manager/state_lock.h"
 #include "config-manager/syscalls.h"
 #include "contract/names.h"
 #include "daemon/daemon.h"
 #include "daemon/version.h"
+#include "fs/make_dirs.h"
 #include "kube/api_permissions.h"
 #include "kube/config.h"
 #include "kube/curl_kube_client.h"
@@ -129,6 +131,13 @@ std::string UninstalledMarker(const Flags& f) {
   return f.manager.state_dir + "/uninstalled";
 }
 
+// `restore` and `run` hold this across check-and-write (state_lock.h says
+// why); the state directory is made first so the lock file can exist.
+StatusOr<StateLock> LockState(const Flags& f) {
+  GCUSHARE_RETURN_IF_ERROR(fs::MakeDirectories(f.manager.state_dir, 0755));
+  return StateLock::Acquire(f.manager.state_dir + "/lock");
+}
+
 Status RestoreOnce(const Flags& f, FileSystem* fs) {
   ConfigManager manager(fs, f.manager);
   GCUSHARE_ASSIGN_OR_RETURN(bool restored, manager.Restore());
@@ -190,11 +199,18 @@ int Run(int argc, char** argv) {
     return s.ok() ? daemon.Finish() : daemon.Fail(s);
   }
   if (f.command == "restore") {
-    Status s = RestoreOnce(f, &fs);
+    // The marker first, under the lock: a `run` that takes the lock after
+    // us sees it and stops; one that held it before us has finished its
+    // write, which the restore then undoes. A failed restore takes the
+    // marker back, so nothing changed.
+    auto lock = LockState(f);
+    if (!lock.ok()) return daemon.Fail(lock.status());
+    Status s = fs.WriteFile(
+        UninstalledMarker(f),
+        "kube-scheduler restored; `run` does not re-apply\n", 0644);
     if (s.ok()) {
-      s = fs.WriteFile(UninstalledMarker(f),
-                       "kube-scheduler restored; `run` does not re-apply\n",
-                       0644);
+      s = RestoreOnce(f, &fs);
+      if (!s.ok()) (void)fs.RemoveFile(UninstalledMarker(f));
     }
     return s.ok() ? daemon.Finish() : daemon.Fail(s);
   }
@@ -211,15 +227,19 @@ int Run(int argc, char** argv) {
   // a manifest being rewritten) are retried, quickly at first.
   const auto resync = std::chrono::seconds(f.resync_seconds);
   while (!daemon.shutdown().Requested()) {
+    auto lock = LockState(f);
+    if (!lock.ok()) return daemon.Fail(lock.status());
     if (fs.ReadFile(UninstalledMarker(f)).ok()) {
       spdlog::info(
           "{} exists (restored for uninstall): not re-applying; waiting "
           "for SIGTERM",
           UninstalledMarker(f));
+      *lock = StateLock();
       daemon.shutdown().Wait();
       break;
     }
     Status s = ApplyOnce(f, api.get(), &fs);
+    *lock = StateLock();  // Released before waiting.
     if (!s.ok()) spdlog::error("apply failed (will retry): {}", s.ToString());
     std::chrono::milliseconds wait = s.ok() ? resync : std::chrono::seconds(5);
     if (s.ok() && resync.count() == 0) {

@@ -10,6 +10,7 @@ SyscallAllowList ConfigManagerSyscalls() {
   list.Add(FileReadSyscalls());
   list.Add(AtomicFileWriteSyscalls());
   list.Add(KubeClientSyscalls());
+  list.Add({"flock"});  // StateLock orders `restore` against `run`.
   return list;
 }
 
