@@ -9,8 +9,8 @@
 
 namespace gcushare::assignment {
 
-AssignedMarker::AssignedMarker(kube::KubeClient* client, kube::Clock* clock,
-                               kube::BackoffOptions backoff, size_t capacity)
+AssignedMarker::AssignedMarker(kube::KubeClient* client, base::Clock* clock,
+                               base::BackoffOptions backoff, size_t capacity)
     : client_(client),
       queue_(clock, {"assigned marker", capacity, capacity, backoff}) {}
 

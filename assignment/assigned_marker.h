@@ -31,8 +31,8 @@ namespace gcushare::assignment {
 
 class AssignedMarker {
  public:
-  AssignedMarker(kube::KubeClient* client, kube::Clock* clock,
-                 kube::BackoffOptions backoff, size_t capacity = 10000);
+  AssignedMarker(kube::KubeClient* client, base::Clock* clock,
+                 base::BackoffOptions backoff, size_t capacity = 10000);
   AssignedMarker(const AssignedMarker&) = delete;
   AssignedMarker& operator=(const AssignedMarker&) = delete;
 

@@ -64,7 +64,7 @@ class AssignedMarkerTest : public ::testing::Test {
   std::map<std::string, int> patches_;  // Guarded by mu_.
   apiserver::testing::TestServer server_;
   std::unique_ptr<kube::CurlKubeClient> client_;
-  kube::RealClock clock_;
+  base::RealClock clock_;
 };
 
 TEST_F(AssignedMarkerTest, FailingPodDoesNotBlockTheOthers) {
