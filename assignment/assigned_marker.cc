@@ -9,8 +9,8 @@
 
 namespace gcushare::assignment {
 
-AssignedMarker::AssignedMarker(kube::KubeClient* client, kube::Clock* clock,
-                               kube::BackoffOptions backoff, size_t capacity)
+AssignedMarker::AssignedMarker(kube::KubeClient* client, base::Clock* clock,
+                               base::BackoffOptions backoff, size_t capacity)
     : client_(client),
       queue_(clock, {"assigned marker", capacity, capacity, backoff}) {}
 
@@ -25,6 +25,27 @@ Status AssignedMarker::Patch(kube::KubeClient* client, const std::string& ns,
       .status();
 }
 
+namespace {
+
+// Whether a failed PATCH can never succeed, so retrying is pointless: the
+// pod is gone (NotFound), was re-created under a new uid (the uid
+// precondition fails: Aborted, or AlreadyExists for a 409 of that reason)
+// or the request is refused as invalid (InvalidArgument: 400, 422).
+// Codes as kube/api_status.h maps the API server's answers.
+bool IsFinal(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kNotFound:
+    case StatusCode::kAborted:
+    case StatusCode::kAlreadyExists:
+    case StatusCode::kInvalidArgument:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 void AssignedMarker::Mark(std::string ns, std::string name, std::string uid) {
   const std::string key = uid.empty() ? ns + "/" + name : uid;
   queue_.Add(key, [this, ns = std::move(ns), name = std::move(name),
@@ -35,8 +56,7 @@ void AssignedMarker::Mark(std::string ns, std::string name, std::string uid) {
                    contract::kPodAssigned);
       return kube::BackgroundQueue::Outcome::kDone;
     }
-    if (status.http_code() == 404 || status.http_code() == 409 ||
-        status.http_code() == 422) {
+    if (IsFinal(status)) {
       spdlog::info("pod {}/{}: not marked, it is gone or re-created ({})", ns,
                    name, status.message());
       return kube::BackgroundQueue::Outcome::kDone;

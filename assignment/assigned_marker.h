@@ -8,8 +8,9 @@
 // (however many of its containers are created), a bounded number pending
 // (more are dropped and logged), and a mark that fails is retried with
 // backoff in rounds, so one pod whose patch keeps failing never holds up
-// the others. A mark ends when the patch succeeds, the pod is gone (404)
-// or was re-created (the uid precondition answers 409), or at Stop().
+// the others. A mark ends when the patch succeeds, the pod is gone
+// (NotFound) or was re-created (the uid precondition fails: Aborted), the
+// patch is refused as invalid, or at Stop().
 // Marks pending at Stop() are lost (the other component marks the pod as
 // well when it hands out the card).
 //
@@ -31,8 +32,8 @@ namespace gcushare::assignment {
 
 class AssignedMarker {
  public:
-  AssignedMarker(kube::KubeClient* client, kube::Clock* clock,
-                 kube::BackoffOptions backoff, size_t capacity = 10000);
+  AssignedMarker(kube::KubeClient* client, base::Clock* clock,
+                 base::BackoffOptions backoff, size_t capacity = 10000);
   AssignedMarker(const AssignedMarker&) = delete;
   AssignedMarker& operator=(const AssignedMarker&) = delete;
 

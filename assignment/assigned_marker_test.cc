@@ -64,7 +64,7 @@ class AssignedMarkerTest : public ::testing::Test {
   std::map<std::string, int> patches_;  // Guarded by mu_.
   apiserver::testing::TestServer server_;
   std::unique_ptr<kube::CurlKubeClient> client_;
-  kube::RealClock clock_;
+  base::RealClock clock_;
 };
 
 TEST_F(AssignedMarkerTest, FailingPodDoesNotBlockTheOthers) {
@@ -102,6 +102,19 @@ TEST_F(AssignedMarkerTest, OneMarkPerPodNotPerContainer) {
   marker.Stop();
   EXPECT_TRUE(Marked("p"));
   EXPECT_EQ(Patches("p"), 1);
+}
+
+// A pod deleted before its mark (the API server answers 404, NotFound) is
+// given up after one PATCH, not retried.
+TEST_F(AssignedMarkerTest, GonePodIsNotRetried) {
+  AssignedMarker marker(client_.get(), &clock_,
+                        {milliseconds(5), milliseconds(20), 2.0, 0.0});
+  marker.Mark("default", "gone", "uid-of-a-deleted-pod");
+  marker.Start();
+  // Idle only once the mark is finished: a retried mark stays pending.
+  EXPECT_TRUE(marker.WaitIdle(seconds(30)));
+  EXPECT_EQ(marker.pending(), 0u);
+  marker.Stop();
 }
 
 // A pod past `capacity` pending marks is dropped (logged), not queued

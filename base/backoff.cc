@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace gcushare::kube {
+namespace gcushare::base {
 
 Backoff::Backoff(const BackoffOptions& options, uint64_t seed)
     : options_(options), random_(seed != 0 ? seed : std::random_device{}()) {}
@@ -26,4 +26,4 @@ std::chrono::nanoseconds Backoff::Next() {
   return std::chrono::nanoseconds(static_cast<int64_t>(delay));
 }
 
-}  // namespace gcushare::kube
+}  // namespace gcushare::base

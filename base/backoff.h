@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <random>
 
-namespace gcushare::kube {
+namespace gcushare::base {
 
 struct BackoffOptions {
   std::chrono::milliseconds initial{200};
@@ -36,6 +36,6 @@ class Backoff {
   std::mt19937_64 random_;
 };
 
-}  // namespace gcushare::kube
+}  // namespace gcushare::base
 
 #endif  // GCUSHARE_BASE_BACKOFF_H_

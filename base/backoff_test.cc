@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace gcushare::kube {
+namespace gcushare::base {
 namespace {
 
 using std::chrono::milliseconds;
@@ -42,4 +42,4 @@ TEST(BackoffTest, ManyAttemptsDoNotOverflow) {
 }
 
 }  // namespace
-}  // namespace gcushare::kube
+}  // namespace gcushare::base

@@ -3,7 +3,7 @@
 #include <cctype>
 #include <cstdint>
 
-namespace gcushare::kube {
+namespace gcushare::base {
 namespace {
 
 int SextetOf(char c) {
@@ -50,4 +50,4 @@ StatusOr<std::string> Base64Decode(std::string_view encoded) {
   return out;
 }
 
-}  // namespace gcushare::kube
+}  // namespace gcushare::base

@@ -10,12 +10,12 @@
 
 #include "status/status.h"
 
-namespace gcushare::kube {
+namespace gcushare::base {
 
 // InvalidArgument naming the offending character's position when `encoded`
 // is not valid base64.
 StatusOr<std::string> Base64Decode(std::string_view encoded);
 
-}  // namespace gcushare::kube
+}  // namespace gcushare::base
 
 #endif  // GCUSHARE_BASE_BASE64_H_

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace gcushare::kube {
+namespace gcushare::base {
 namespace {
 
 TEST(Base64Test, DecodesWithAndWithoutPadding) {
@@ -25,4 +25,4 @@ TEST(Base64Test, RejectsBadInput) {
 }
 
 }  // namespace
-}  // namespace gcushare::kube
+}  // namespace gcushare::base

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-namespace gcushare::kube {
+namespace gcushare::base {
 
 void Cancellation::Cancel() {
   std::lock_guard<std::mutex> lock(mu_);
@@ -31,4 +31,4 @@ void Cancellation::RemoveWaker(WakerId id) {
   wakers_.erase(id);
 }
 
-}  // namespace gcushare::kube
+}  // namespace gcushare::base

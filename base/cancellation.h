@@ -19,7 +19,7 @@
 #include <map>
 #include <mutex>
 
-namespace gcushare::kube {
+namespace gcushare::base {
 
 class Cancellation {
  public:
@@ -54,6 +54,6 @@ class Cancellation {
   WakerId next_id_ = 1;                              // Guarded by mu_.
 };
 
-}  // namespace gcushare::kube
+}  // namespace gcushare::base
 
 #endif  // GCUSHARE_BASE_CANCELLATION_H_

@@ -2,7 +2,7 @@
 
 #include <thread>
 
-namespace gcushare::kube {
+namespace gcushare::base {
 
 std::chrono::system_clock::time_point RealClock::Now() {
   return std::chrono::system_clock::now();
@@ -21,4 +21,4 @@ bool RealClock::SleepFor(std::chrono::nanoseconds duration,
   return !cancel->WaitFor(duration);
 }
 
-}  // namespace gcushare::kube
+}  // namespace gcushare::base

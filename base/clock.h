@@ -11,7 +11,7 @@
 
 #include "base/cancellation.h"
 
-namespace gcushare::kube {
+namespace gcushare::base {
 
 class Clock {
  public:
@@ -39,6 +39,6 @@ class RealClock : public Clock {
                 Cancellation* cancel) override;
 };
 
-}  // namespace gcushare::kube
+}  // namespace gcushare::base
 
 #endif  // GCUSHARE_BASE_CLOCK_H_

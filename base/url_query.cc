@@ -1,6 +1,6 @@
 #include "base/url_query.h"
 
-namespace gcushare::kube {
+namespace gcushare::base {
 
 std::string PercentEncode(std::string_view text) {
   static constexpr char kHex[] = "0123456789ABCDEF";
@@ -39,4 +39,4 @@ std::string UrlQuery::Encode() const {
   return out;
 }
 
-}  // namespace gcushare::kube
+}  // namespace gcushare::base

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace gcushare::kube {
+namespace gcushare::base {
 
 // Percent-encodes everything outside RFC 3986's unreserved set.
 std::string PercentEncode(std::string_view text);
@@ -29,6 +29,6 @@ class UrlQuery {
   std::vector<std::pair<std::string, std::string>> params_;
 };
 
-}  // namespace gcushare::kube
+}  // namespace gcushare::base
 
 #endif  // GCUSHARE_BASE_URL_QUERY_H_

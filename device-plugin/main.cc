@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
       kube::ResolveConfig(line.kubeconfig);
   if (!kube_config.ok()) return daemon.Fail(kube_config.status());
   spdlog::info("API server {} ({})", kube_config->server, kube_config->source);
-  kube::RealClock clock;
+  base::RealClock clock;
   kube::KubeClientOptions client_options;
   client_options.clock = &clock;
   StatusOr<std::unique_ptr<kube::CurlKubeClient>> client =

@@ -6,8 +6,8 @@
 
 namespace gcushare::deviceplugin {
 
-NodeSync::NodeSync(NodePublisher* publisher, kube::Clock* clock,
-                   kube::BackoffOptions backoff, PluginMetrics* metrics)
+NodeSync::NodeSync(NodePublisher* publisher, base::Clock* clock,
+                   base::BackoffOptions backoff, PluginMetrics* metrics)
     : publisher_(publisher),
       metrics_(metrics),
       clock_(clock),
@@ -39,7 +39,7 @@ void NodeSync::Update(NodePublication publication) {
 }
 
 void NodeSync::Run() {
-  kube::Backoff backoff(backoff_);
+  base::Backoff backoff(backoff_);
   while (true) {
     NodePublication publication;
     {

@@ -27,8 +27,8 @@ namespace gcushare::deviceplugin {
 class NodeSync {
  public:
   // `metrics` (borrowed; may be null) counts each publish attempt.
-  NodeSync(NodePublisher* publisher, kube::Clock* clock,
-           kube::BackoffOptions backoff, PluginMetrics* metrics = nullptr);
+  NodeSync(NodePublisher* publisher, base::Clock* clock,
+           base::BackoffOptions backoff, PluginMetrics* metrics = nullptr);
   ~NodeSync();
 
   void Start();
@@ -43,15 +43,15 @@ class NodeSync {
 
   NodePublisher* const publisher_;
   PluginMetrics* const metrics_;
-  kube::Clock* const clock_;
-  const kube::BackoffOptions backoff_;
+  base::Clock* const clock_;
+  const base::BackoffOptions backoff_;
 
   std::mutex mu_;
   std::condition_variable cv_;
   std::optional<NodePublication> pending_;  // Guarded by mu_.
   bool stopping_ = false;                   // Guarded by mu_.
 
-  kube::Cancellation cancel_;
+  base::Cancellation cancel_;
   std::thread thread_;
   std::atomic<uint64_t> published_{0};
 };

@@ -11,7 +11,7 @@
 namespace gcushare::deviceplugin {
 
 Plugin::Plugin(PluginConfig config, efml::CardSource* source,
-               kube::KubeClient* client, kube::Clock* clock,
+               kube::KubeClient* client, base::Clock* clock,
                KubeletRegistrar* registrar)
     : config_(std::move(config)),
       source_(source),

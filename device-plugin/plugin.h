@@ -65,10 +65,10 @@ struct PluginConfig {
   size_t list_budget_bytes = kDefaultListBudgetBytes;
   std::chrono::milliseconds health_interval{5000};
   std::chrono::milliseconds socket_poll_interval{1000};
-  kube::BackoffOptions register_backoff{std::chrono::milliseconds(500),
+  base::BackoffOptions register_backoff{std::chrono::milliseconds(500),
                                         std::chrono::milliseconds(30000), 2.0,
                                         0.2};
-  kube::BackoffOptions node_backoff{std::chrono::milliseconds(500),
+  base::BackoffOptions node_backoff{std::chrono::milliseconds(500),
                                     std::chrono::milliseconds(30000), 2.0, 0.2};
   // Borrowed, must outlive the plugin; null: no metrics (plugin_metrics.h).
   metrics::Registry* registry = nullptr;
@@ -77,7 +77,7 @@ struct PluginConfig {
 class Plugin {
  public:
   Plugin(PluginConfig config, efml::CardSource* source,
-         kube::KubeClient* client, kube::Clock* clock,
+         kube::KubeClient* client, base::Clock* clock,
          KubeletRegistrar* registrar = nullptr);
   ~Plugin();  // Stop()s.
   Plugin(const Plugin&) = delete;
@@ -104,7 +104,7 @@ class Plugin {
   const PluginConfig config_;
   efml::CardSource* const source_;
   kube::KubeClient* const client_;
-  kube::Clock* const clock_;
+  base::Clock* const clock_;
   KubeletRegistrar* registrar_;
 
   std::unique_ptr<PluginMetrics> metrics_;  // Null without a registry.

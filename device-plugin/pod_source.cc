@@ -3,7 +3,7 @@
 namespace gcushare::deviceplugin {
 
 KubePodSource::KubePodSource(kube::KubeClient* client, std::string node,
-                             kube::Clock* clock)
+                             base::Clock* clock)
     : client_(client), field_selector_("spec.nodeName=" + node) {
   kube::InformerOptions options;
   options.field_selector = field_selector_;

@@ -38,7 +38,7 @@ class PodSource {
 
 class KubePodSource : public PodSource, private kube::InformerHandler {
  public:
-  KubePodSource(kube::KubeClient* client, std::string node, kube::Clock* clock);
+  KubePodSource(kube::KubeClient* client, std::string node, base::Clock* clock);
   ~KubePodSource() override;
 
   void Start();

@@ -18,7 +18,7 @@ double Seconds(std::chrono::nanoseconds d) {
 RegistrationLoop::RegistrationLoop(RegistrationOptions options,
                                    ServingControl* server,
                                    KubeletRegistrar* registrar,
-                                   FileProber* prober, kube::Clock* clock)
+                                   FileProber* prober, base::Clock* clock)
     : options_(std::move(options)),
       server_(server),
       registrar_(registrar),
@@ -38,7 +38,7 @@ void RegistrationLoop::Stop() {
 }
 
 void RegistrationLoop::Run() {
-  kube::Backoff backoff(options_.backoff);
+  base::Backoff backoff(options_.backoff);
   RestartDetector detector(options_.kubelet_socket, options_.plugin_socket,
                            prober_);
   bool serve = true;

@@ -36,7 +36,7 @@ struct RegistrationOptions {
   std::string plugin_socket;   // <dir>/<endpoint>
   v1beta1::RegisterRequest request;
   std::chrono::milliseconds poll_interval{1000};
-  kube::BackoffOptions backoff{std::chrono::milliseconds(500),
+  base::BackoffOptions backoff{std::chrono::milliseconds(500),
                                std::chrono::milliseconds(30000), 2.0, 0.2};
 };
 
@@ -44,7 +44,7 @@ class RegistrationLoop {
  public:
   RegistrationLoop(RegistrationOptions options, ServingControl* server,
                    KubeletRegistrar* registrar, FileProber* prober,
-                   kube::Clock* clock);
+                   base::Clock* clock);
   ~RegistrationLoop();  // Stop()s.
 
   void Start();
@@ -62,9 +62,9 @@ class RegistrationLoop {
   ServingControl* const server_;
   KubeletRegistrar* const registrar_;
   FileProber* const prober_;
-  kube::Clock* const clock_;
+  base::Clock* const clock_;
 
-  kube::Cancellation cancel_;
+  base::Cancellation cancel_;
   std::thread thread_;
   std::atomic<uint64_t> registrations_{0};
   std::atomic<uint64_t> failures_{0};

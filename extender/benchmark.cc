@@ -101,7 +101,7 @@ int Run() {
     std::fprintf(stderr, "%s\n", client.status().message().c_str());
     return 1;
   }
-  kube::RealClock clock;
+  base::RealClock clock;
   metrics::Registry registry;
   ExtenderService service(&cache, client->get(), &clock, Policy::kBinpack,
                           &registry);

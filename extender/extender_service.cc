@@ -80,7 +80,7 @@ std::vector<std::pair<std::string, int64_t>> RankScores(
 }  // namespace
 
 ExtenderService::ExtenderService(CardCache* cache, kube::KubeClient* client,
-                                 kube::Clock* clock, Policy policy,
+                                 base::Clock* clock, Policy policy,
                                  metrics::Registry* registry,
                                  FilterRecord* filter_record)
     : cache_(cache),

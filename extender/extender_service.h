@@ -66,7 +66,7 @@ class ExtenderService {
   // `filter_record` (may be null: bind then requires no earlier filter)
   // is written by Filter() and read by Bind().
   ExtenderService(CardCache* cache, kube::KubeClient* client,
-                  kube::Clock* clock, Policy policy,
+                  base::Clock* clock, Policy policy,
                   metrics::Registry* registry,
                   FilterRecord* filter_record = nullptr);
 
@@ -97,7 +97,7 @@ class ExtenderService {
                       const std::string& bound_node);
   CardCache* const cache_;
   kube::KubeClient* const client_;
-  kube::Clock* const clock_;
+  base::Clock* const clock_;
   const Policy policy_;
   FilterRecord* const filter_record_;
   PodLocks pod_locks_;

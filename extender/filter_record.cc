@@ -2,7 +2,7 @@
 
 namespace gcushare::extender {
 
-FilterRecord::FilterRecord(kube::Clock* clock, size_t capacity,
+FilterRecord::FilterRecord(base::Clock* clock, size_t capacity,
                            std::chrono::seconds ttl)
     : clock_(clock), capacity_(capacity == 0 ? 1 : capacity), ttl_(ttl) {}
 

@@ -33,7 +33,7 @@ namespace gcushare::extender {
 
 class FilterRecord {
  public:
-  FilterRecord(kube::Clock* clock, size_t capacity, std::chrono::seconds ttl);
+  FilterRecord(base::Clock* clock, size_t capacity, std::chrono::seconds ttl);
 
   // Remembers that filter passed `nodes` for the pod `uid` (replacing what
   // an earlier filter of that pod passed). An empty uid is not recorded.
@@ -53,7 +53,7 @@ class FilterRecord {
   // Drops expired entries and, past capacity, the oldest. Holds mu_.
   void TrimLocked(std::chrono::steady_clock::time_point now);
 
-  kube::Clock* const clock_;
+  base::Clock* const clock_;
   const size_t capacity_;
   const std::chrono::seconds ttl_;
   mutable std::mutex mu_;

@@ -10,7 +10,7 @@ namespace {
 using std::chrono::seconds;
 
 TEST(FilterRecordTest, PassesOnlyTheNodesOfTheLatestFilter) {
-  kube::FakeClock clock;
+  base::FakeClock clock;
   FilterRecord record(&clock, 10, seconds(60));
   EXPECT_FALSE(record.Passed("u1", "n1"));
   record.Record("u1", {"n1", "n2"});
@@ -25,7 +25,7 @@ TEST(FilterRecordTest, PassesOnlyTheNodesOfTheLatestFilter) {
 }
 
 TEST(FilterRecordTest, EntriesExpire) {
-  kube::FakeClock clock;
+  base::FakeClock clock;
   FilterRecord record(&clock, 10, seconds(60));
   record.Record("u1", {"n1"});
   clock.Advance(seconds(60));
@@ -37,7 +37,7 @@ TEST(FilterRecordTest, EntriesExpire) {
 }
 
 TEST(FilterRecordTest, OldestGoFirstPastCapacity) {
-  kube::FakeClock clock;
+  base::FakeClock clock;
   FilterRecord record(&clock, 2, seconds(60));
   record.Record("u1", {"n"});
   clock.Advance(seconds(1));
@@ -53,7 +53,7 @@ TEST(FilterRecordTest, OldestGoFirstPastCapacity) {
 }
 
 TEST(FilterRecordTest, EmptyUidIsNotRecorded) {
-  kube::FakeClock clock;
+  base::FakeClock clock;
   FilterRecord record(&clock, 2, seconds(60));
   record.Record("", {"n"});
   EXPECT_FALSE(record.Passed("", "n"));

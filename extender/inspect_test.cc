@@ -30,7 +30,7 @@ class InspectTest : public ::testing::Test {
 
   CardCache cache_;
   kube::FakeKubeClient client_;
-  kube::FakeClock clock_;
+  base::FakeClock clock_;
   metrics::Registry registry_;
   ExtenderService service_;
 };

@@ -124,7 +124,7 @@ int Run(int argc, char** argv) {
                                          std::string(contract::kExtenderName),
                                          ExtenderApiPermissions());
 
-  kube::RealClock clock;
+  base::RealClock clock;
   metrics::Registry registry;
   CardCache cache;
   RegisterCacheMetrics(&cache, &registry);

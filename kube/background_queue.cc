@@ -9,7 +9,8 @@
 
 namespace gcushare::kube {
 
-BackgroundQueue::BackgroundQueue(Clock* clock, BackgroundQueueOptions options)
+BackgroundQueue::BackgroundQueue(base::Clock* clock,
+                                 BackgroundQueueOptions options)
     : clock_(clock), options_(std::move(options)) {}
 
 BackgroundQueue::~BackgroundQueue() { Stop(); }
@@ -98,7 +99,7 @@ std::vector<BackgroundQueue::Item> BackgroundQueue::RunRound(
 }
 
 void BackgroundQueue::Run() {
-  Backoff backoff(options_.retry);
+  base::Backoff backoff(options_.retry);
   std::vector<Item> retry;  // Worker thread only.
   std::optional<std::chrono::steady_clock::time_point> retry_at;
   for (;;) {
@@ -121,12 +122,12 @@ void BackgroundQueue::Run() {
         retry.clear();
         retry_at.reset();
       } else if (round.empty()) {
-        std::shared_ptr<Cancellation> wake;
+        std::shared_ptr<base::Cancellation> wake;
         {
           std::lock_guard<std::mutex> lock(mu_);
           if (stop_) return;
           if (!queue_.empty()) continue;
-          wake_ = std::make_shared<Cancellation>();
+          wake_ = std::make_shared<base::Cancellation>();
           wake = wake_;
         }
         clock_->SleepFor(*retry_at - now, wake.get());

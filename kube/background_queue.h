@@ -43,8 +43,8 @@ struct BackgroundQueueOptions {
   std::string name;  // For logs: "event queue", "assigned marker".
   size_t capacity = 10000;
   size_t remembered = 10000;  // Finished keys still deduped.
-  BackoffOptions retry{std::chrono::milliseconds(200), std::chrono::seconds(30),
-                       2.0, 0.2};
+  base::BackoffOptions retry{std::chrono::milliseconds(200),
+                             std::chrono::seconds(30), 2.0, 0.2};
 };
 
 class BackgroundQueue {
@@ -52,7 +52,7 @@ class BackgroundQueue {
   enum class Outcome { kDone, kRetry };
   using Work = std::function<Outcome()>;
 
-  BackgroundQueue(Clock* clock, BackgroundQueueOptions options);
+  BackgroundQueue(base::Clock* clock, BackgroundQueueOptions options);
   ~BackgroundQueue();  // Stop()s.
   BackgroundQueue(const BackgroundQueue&) = delete;
   BackgroundQueue& operator=(const BackgroundQueue&) = delete;
@@ -80,7 +80,7 @@ class BackgroundQueue {
   std::vector<Item> RunRound(std::vector<Item> items);
   void Finish(const std::string& key);  // Requires mu_.
 
-  Clock* const clock_;
+  base::Clock* const clock_;
   const BackgroundQueueOptions options_;
   mutable std::mutex mu_;
   std::condition_variable cv_;              // New work, or Stop().
@@ -95,7 +95,7 @@ class BackgroundQueue {
   bool stop_ = false;                       // Guarded by mu_.
   // Cuts the current retry delay short (new work or Stop()); replaced per
   // delay. Guarded by mu_.
-  std::shared_ptr<Cancellation> wake_;
+  std::shared_ptr<base::Cancellation> wake_;
   std::thread thread_;
 };
 

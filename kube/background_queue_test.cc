@@ -40,7 +40,7 @@ class Done {
 // A key that keeps failing waits out its backoff (an hour here) without
 // holding up work added meanwhile, and Stop() ends the wait at once.
 TEST(BackgroundQueueTest, RetryDelayDoesNotHoldUpNewWork) {
-  RealClock clock;
+  base::RealClock clock;
   BackgroundQueue queue(&clock, {"test", 100, 100, {hours(1), hours(1)}});
   std::atomic<int> failing_runs{0};
   Done done;
@@ -65,7 +65,7 @@ TEST(BackgroundQueueTest, RetryDelayDoesNotHoldUpNewWork) {
 }
 
 TEST(BackgroundQueueTest, KeysAreDedupedAndTheQueueIsBounded) {
-  RealClock clock;
+  base::RealClock clock;
   BackgroundQueue queue(&clock, {"test", 2, 100, {milliseconds(1)}});
   std::atomic<int> runs{0};
   auto work = [&] {
@@ -88,7 +88,7 @@ TEST(BackgroundQueueTest, KeysAreDedupedAndTheQueueIsBounded) {
 
 // Set-aside work runs again in rounds until it succeeds.
 TEST(BackgroundQueueTest, RetriesUntilDone) {
-  RealClock clock;
+  base::RealClock clock;
   BackgroundQueue queue(&clock,
                         {"test", 10, 10, {milliseconds(1), milliseconds(2)}});
   std::atomic<int> runs{0};

@@ -160,7 +160,7 @@ class KubeconfigReader {
     GCUSHARE_RETURN_IF_ERROR(
         Scalar(node, base + "-data", field + "." + base + "-data", &encoded));
     if (!encoded.empty()) {
-      StatusOr<std::string> decoded = Base64Decode(encoded);
+      StatusOr<std::string> decoded = base::Base64Decode(encoded);
       if (!decoded.ok()) {
         return Error(InvalidArgumentError, field + "." + base + "-data: " +
                                                decoded.status().message());

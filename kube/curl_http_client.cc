@@ -315,7 +315,7 @@ HttpResult CurlHttpClient::Send(const HttpRequest& request) {
   // Drive the transfer; Cancel() wakes curl_multi_poll at once.
   CURLM* multi = handle.multi;
   curl_multi_add_handle(multi, easy);
-  Cancellation::WakerId waker = 0;
+  base::Cancellation::WakerId waker = 0;
   if (request.cancel != nullptr) {
     waker = request.cancel->AddWaker([multi] { curl_multi_wakeup(multi); });
   }

@@ -160,7 +160,7 @@ TEST(CurlHttpClientTest, CancelEndsAnOpenStream) {
                 });
   server.Start();
   CurlHttpClient client(TlsConfig{});
-  Cancellation cancel;
+  base::Cancellation cancel;
   ByteSink sink;
   HttpRequest request;
   request.url = server.url() + "/stream";

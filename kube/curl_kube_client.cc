@@ -49,7 +49,7 @@ StatusOr<std::unique_ptr<CurlKubeClient>> CurlKubeClient::Create(
   if (options.clock != nullptr) {
     client->clock_ = options.clock;
   } else {
-    client->owned_clock_ = std::make_unique<RealClock>();
+    client->owned_clock_ = std::make_unique<base::RealClock>();
     client->clock_ = client->owned_clock_.get();
   }
   client->curl_ = std::make_unique<CurlHttpClient>(config.tls, options.http);
@@ -76,7 +76,7 @@ CurlKubeClient::~CurlKubeClient() = default;
 StatusOr<nlohmann::json> CurlKubeClient::Call(
     std::string method, const std::string& path,
     const std::optional<nlohmann::json>& body, std::string_view content_type,
-    Cancellation* cancel, const json::FieldTree& fields,
+    base::Cancellation* cancel, const json::FieldTree& fields,
     json::PrunedParser* parser) {
   HttpRequest request;
   request.method = std::move(method);
@@ -142,7 +142,7 @@ StatusOr<std::string> CurlKubeClient::ListEach(const Resource& resource,
   std::string resource_version;
   std::string continue_token;
   do {
-    UrlQuery query;
+    base::UrlQuery query;
     query.AddIfSet("labelSelector", options.label_selector)
         .AddIfSet("fieldSelector", options.field_selector);
     if (options.limit > 0) query.Add("limit", std::to_string(options.limit));
@@ -177,7 +177,7 @@ StatusOr<std::string> CurlKubeClient::ListEach(const Resource& resource,
 Status CurlKubeClient::Watch(const Resource& resource, std::string_view ns,
                              const WatchOptions& options,
                              const WatchCallback& callback) {
-  UrlQuery query;
+  base::UrlQuery query;
   query.Add("watch", "true")
       .AddIfSet("labelSelector", options.label_selector)
       .AddIfSet("fieldSelector", options.field_selector)

@@ -42,7 +42,7 @@ struct KubeClientOptions {
   std::string reporting_instance;
   // Time and sleeping (retry backoff, event timestamps, token refresh);
   // null: the real clock. Not owned.
-  Clock* clock = nullptr;
+  base::Clock* clock = nullptr;
   // Extra time a watch may stay open beyond its timeoutSeconds before the
   // client gives up on a silent server.
   std::chrono::seconds watch_timeout_slack{30};
@@ -98,14 +98,14 @@ class CurlKubeClient : public KubeClient {
   StatusOr<nlohmann::json> Call(std::string method, const std::string& path,
                                 const std::optional<nlohmann::json>& body,
                                 std::string_view content_type,
-                                Cancellation* cancel,
+                                base::Cancellation* cancel,
                                 const json::FieldTree& fields = {},
                                 json::PrunedParser* parser = nullptr);
 
   std::string server_;
   KubeClientOptions options_;
-  std::unique_ptr<Clock> owned_clock_;
-  Clock* clock_ = nullptr;
+  std::unique_ptr<base::Clock> owned_clock_;
+  base::Clock* clock_ = nullptr;
   std::unique_ptr<TokenSource> tokens_;
   std::unique_ptr<HttpClient> curl_;
   std::unique_ptr<HttpClient> retrying_;

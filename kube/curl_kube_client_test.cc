@@ -47,7 +47,7 @@ class CurlKubeClientTest : public ::testing::Test {
   }
 
   ScriptedServer server_;
-  FakeClock clock_;
+  base::FakeClock clock_;
 };
 
 // Collects watch events.
@@ -543,7 +543,7 @@ TEST_F(CurlKubeClientTest, WatchIsCancellableFromAnotherThread) {
   ServeWatch("/api/v1/pods", feed);
   server_.Start();
   auto client = NewClient();
-  Cancellation cancel;
+  base::Cancellation cancel;
   std::promise<void> first_event;
   std::atomic<int> count{0};
   WatchOptions options;

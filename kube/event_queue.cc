@@ -10,8 +10,9 @@ EventQueue::EventQueue(KubeClient* client, std::string reporting_component,
                        size_t remembered, size_t capacity)
     : client_(client),
       component_(std::move(reporting_component)),
-      queue_(&clock_, {"event queue", capacity == 0 ? 1 : capacity,
-                       remembered == 0 ? 1 : remembered, BackoffOptions{}}) {}
+      queue_(&clock_,
+             {"event queue", capacity == 0 ? 1 : capacity,
+              remembered == 0 ? 1 : remembered, base::BackoffOptions{}}) {}
 
 void EventQueue::Post(const ObjectReference& involved, std::string type,
                       std::string reason, std::string message) {

@@ -48,7 +48,7 @@ class EventQueue {
  private:
   KubeClient* const client_;
   const std::string component_;
-  RealClock clock_;        // Unused: events are never retried.
+  base::RealClock clock_;  // Unused: events are never retried.
   BackgroundQueue queue_;  // Stopped (first) on destruction.
 };
 

@@ -38,7 +38,7 @@ struct HttpRequest {
   // Receives a 2xx body as it streams in; return false to abort (Send then
   // reports kCancelled). Runs on the thread that called Send().
   std::function<bool(std::string_view)> on_body;
-  Cancellation* cancel = nullptr;  // Not owned; may be null.
+  base::Cancellation* cancel = nullptr;  // Not owned; may be null.
 
   // The value of header `name` (ASCII case-insensitive), or "".
   std::string Header(std::string_view name) const;

@@ -33,7 +33,7 @@ Informer::Informer(KubeClient* client, Resource resource, std::string ns,
       options_(std::move(options)),
       clock_(options_.clock) {
   if (clock_ == nullptr) {
-    owned_clock_ = std::make_unique<RealClock>();
+    owned_clock_ = std::make_unique<base::RealClock>();
     clock_ = owned_clock_.get();
   }
 }
@@ -222,7 +222,7 @@ void Informer::Apply(WatchEvent event) {
 void Informer::Run() {
   const std::string what =
       "informer " + resource_.DisplayName() + (ns_.empty() ? "" : " in " + ns_);
-  Backoff backoff(options_.backoff);
+  base::Backoff backoff(options_.backoff);
   bool need_list = true;
   while (!cancel_.IsCancelled()) {
     if (need_list) {

@@ -72,9 +72,9 @@ struct InformerOptions {
   std::string field_selector;
   int64_t page_size = 500;              // List page size (limit).
   int64_t watch_timeout_seconds = 300;  // Sent as timeoutSeconds.
-  BackoffOptions backoff{std::chrono::milliseconds(500),
-                         std::chrono::milliseconds(30000), 2.0, 0.2};
-  Clock* clock = nullptr;  // Backoff sleeping; null: the real clock.
+  base::BackoffOptions backoff{std::chrono::milliseconds(500),
+                               std::chrono::milliseconds(30000), 2.0, 0.2};
+  base::Clock* clock = nullptr;  // Backoff sleeping; null: the real clock.
   // Optional: the form the store keeps of a decoded object, or nullopt to
   // ignore the object (neither stored nor reported; one stored before is
   // reported deleted). It must keep metadata.name, .namespace, .uid and
@@ -151,10 +151,10 @@ class Informer {
   const std::string ns_;
   InformerHandler* const handler_;
   const InformerOptions options_;
-  std::unique_ptr<Clock> owned_clock_;
-  Clock* clock_;
+  std::unique_ptr<base::Clock> owned_clock_;
+  base::Clock* clock_;
 
-  Cancellation cancel_;
+  base::Cancellation cancel_;
   std::thread thread_;
   std::mutex lifecycle_mu_;  // Serialises Start() and Stop().
   bool started_ = false;     // Guarded by lifecycle_mu_.

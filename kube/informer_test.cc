@@ -147,7 +147,7 @@ class InformerTest : public ::testing::Test {
 
   ScriptedServer server_;
   PodsEndpoint endpoint_;
-  FakeClock clock_;
+  base::FakeClock clock_;
   RecordingHandler handler_;
   std::unique_ptr<CurlKubeClient> client_;
   std::unique_ptr<Informer> informer_;
@@ -369,7 +369,7 @@ TEST_F(InformerTest, StopEndsAnIdleWatch) {
 }
 
 TEST_F(InformerTest, WaitForSyncTimesOutWithoutAServer) {
-  FakeClock clock;
+  base::FakeClock clock;
   clock.set_real_pause(std::chrono::microseconds(500));
   ClientConfig config;
   config.server = "http://127.0.0.1:1";  // Nothing listens on port 1.

@@ -38,7 +38,7 @@ struct ListOptions {
   int64_t limit = 0;
   // "" for a consistent read; "0" for any cached state.
   std::string resource_version;
-  Cancellation* cancel = nullptr;  // Not owned; may be null.
+  base::Cancellation* cancel = nullptr;  // Not owned; may be null.
   // Optional: decode only these fields of each item (json/field_tree.h),
   // the rest of the page is scanned but never built; null: whole items.
   // A client may hand over more than asked (FakeKubeClient does), never
@@ -58,7 +58,7 @@ struct WatchOptions {
   bool allow_watch_bookmarks = true;
   int64_t timeout_seconds = 0;  // 0: the server's default.
   // Ends the watch (Watch returns kCancelled) from any thread.
-  Cancellation* cancel = nullptr;  // Not owned; may be null.
+  base::Cancellation* cancel = nullptr;  // Not owned; may be null.
   // As ListOptions::fields, for each event's object (an ERROR event's
   // Status is always read whole).
   const json::FieldTree* fields = nullptr;

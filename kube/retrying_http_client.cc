@@ -21,7 +21,7 @@ bool IsRetryableTransport(StatusCode code) {
 
 }  // namespace
 
-RetryingHttpClient::RetryingHttpClient(HttpClient* inner, Clock* clock,
+RetryingHttpClient::RetryingHttpClient(HttpClient* inner, base::Clock* clock,
                                        RetryOptions options)
     : inner_(inner), clock_(clock), options_(std::move(options)) {}
 
@@ -55,7 +55,7 @@ HttpResult RetryingHttpClient::Send(const HttpRequest& request) {
       return request.on_body(bytes);
     };
   }
-  Backoff backoff(options_.backoff);
+  base::Backoff backoff(options_.backoff);
   for (int attempt = 1;; ++attempt) {
     HttpResult result = inner_->Send(attempt_request);
     bool retry = false;

@@ -28,14 +28,15 @@ namespace gcushare::kube {
 
 struct RetryOptions {
   int max_attempts = 5;
-  BackoffOptions backoff{std::chrono::milliseconds(200),
-                         std::chrono::milliseconds(10000), 2.0, 0.2};
+  base::BackoffOptions backoff{std::chrono::milliseconds(200),
+                               std::chrono::milliseconds(10000), 2.0, 0.2};
   std::chrono::seconds max_retry_after{60};
 };
 
 class RetryingHttpClient : public HttpClient {
  public:
-  RetryingHttpClient(HttpClient* inner, Clock* clock, RetryOptions options);
+  RetryingHttpClient(HttpClient* inner, base::Clock* clock,
+                     RetryOptions options);
 
   HttpResult Send(const HttpRequest& request) override;
 
@@ -45,7 +46,7 @@ class RetryingHttpClient : public HttpClient {
 
  private:
   HttpClient* const inner_;
-  Clock* const clock_;
+  base::Clock* const clock_;
   const RetryOptions options_;
 };
 

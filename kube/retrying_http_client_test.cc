@@ -38,7 +38,7 @@ class RetryingHttpClientTest : public ::testing::Test {
 
   ScriptedServer server_;
   CurlHttpClient curl_{TlsConfig{}};
-  FakeClock clock_;
+  base::FakeClock clock_;
   RetryOptions options_;
 };
 

@@ -70,7 +70,7 @@ class TlsTest : public ::testing::Test {
   }
 
   const std::string dir_ = MakeTempDir();
-  FakeClock clock_;
+  base::FakeClock clock_;
 };
 
 TEST_F(TlsTest, VerifiesTheServerWithACaFile) {

@@ -70,7 +70,7 @@ class TokenTest : public ::testing::Test {
     return valid_;
   }
   ScriptedServer server_;
-  FakeClock clock_;
+  base::FakeClock clock_;
   const std::string token_file_ = MakeTempDir() + "/token";
   std::mutex mu_;
   std::string valid_ = "one";  // The token the server accepts.

@@ -9,7 +9,7 @@
 
 namespace gcushare::kube {
 
-FileTokenSource::FileTokenSource(std::string path, Clock* clock,
+FileTokenSource::FileTokenSource(std::string path, base::Clock* clock,
                                  std::chrono::seconds refresh_interval,
                                  std::string fallback)
     : path_(std::move(path)),

@@ -50,7 +50,7 @@ class FileTokenSource : public TokenSource {
   // `clock` is not owned and must outlive this. `fallback` (may be empty) is
   // used until the file has been read successfully once.
   FileTokenSource(
-      std::string path, Clock* clock,
+      std::string path, base::Clock* clock,
       std::chrono::seconds refresh_interval = std::chrono::seconds(60),
       std::string fallback = "");
 
@@ -62,7 +62,7 @@ class FileTokenSource : public TokenSource {
   Status ReadLocked();
 
   const std::string path_;
-  Clock* const clock_;
+  base::Clock* const clock_;
   const std::chrono::seconds refresh_interval_;
   std::mutex mu_;
   std::string token_;  // Guarded by mu_.

@@ -16,7 +16,7 @@ using ::gcushare::testing::WriteFileOrDie;
 TEST(FileTokenSourceTest, RereadsOnlyAfterTheInterval) {
   const std::string path = MakeTempDir() + "/token";
   WriteFileOrDie(path, "first\n");
-  FakeClock clock;
+  base::FakeClock clock;
   FileTokenSource tokens(path, &clock, std::chrono::seconds(60));
   EXPECT_EQ(tokens.Token().value(), "first");
 
@@ -30,7 +30,7 @@ TEST(FileTokenSourceTest, RereadsOnlyAfterTheInterval) {
 TEST(FileTokenSourceTest, RefreshRereadsAtOnceAndSaysWhetherItChanged) {
   const std::string path = MakeTempDir() + "/token";
   WriteFileOrDie(path, "first");
-  FakeClock clock;
+  base::FakeClock clock;
   FileTokenSource tokens(path, &clock);
   EXPECT_EQ(tokens.Token().value(), "first");
   EXPECT_FALSE(tokens.Refresh());
@@ -42,7 +42,7 @@ TEST(FileTokenSourceTest, RefreshRereadsAtOnceAndSaysWhetherItChanged) {
 TEST(FileTokenSourceTest, KeepsTheLastGoodTokenWhenTheFileVanishes) {
   const std::string path = MakeTempDir() + "/token";
   WriteFileOrDie(path, "good");
-  FakeClock clock;
+  base::FakeClock clock;
   FileTokenSource tokens(path, &clock, std::chrono::seconds(1));
   EXPECT_EQ(tokens.Token().value(), "good");
   std::remove(path.c_str());
@@ -55,7 +55,7 @@ TEST(FileTokenSourceTest, KeepsTheLastGoodTokenWhenTheFileVanishes) {
 
 TEST(FileTokenSourceTest, FallbackUntilTheFileIsReadableAndErrorWithout) {
   const std::string dir = MakeTempDir();
-  FakeClock clock;
+  base::FakeClock clock;
   FileTokenSource with_fallback(dir + "/absent", &clock,
                                 std::chrono::seconds(60), "fallback");
   EXPECT_EQ(with_fallback.Token().value(), "fallback");

@@ -346,11 +346,11 @@ TEST(ConformanceTest, ReplayedRuntimeGetsFrameForFrameAnswers) {
   FakeDeviceNodes nodes;
   nodes.Add("/dev/gcu1", {"c", 1, 3, 0666});  // /dev/null, as captured.
   ContainerAdjuster adjuster(&nodes, nullptr, {});
-  kube::RealClock clock;
+  base::RealClock clock;
   PluginOptions options;
   options.session.socket_path = socket;
   NriPlugin plugin(options, &adjuster, &clock);
-  kube::Cancellation cancel;
+  base::Cancellation cancel;
   std::thread runner([&] { plugin.Run(&cancel); });
 
   auto fd = AcceptUnix(listener->get(), seconds(30));

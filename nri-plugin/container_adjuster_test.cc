@@ -170,7 +170,7 @@ TEST_F(ContainerAdjusterTest, MarksThePodAssignedWhenAllocateDidNot) {
     pod["metadata"]["annotations"][k] = v;
   }
   ASSERT_TRUE(kube.Seed(kube::Resource::Pods(), pod).ok());
-  kube::RealClock clock;
+  base::RealClock clock;
   assignment::AssignedMarker marker(
       &kube, &clock,
       {std::chrono::milliseconds(1), std::chrono::milliseconds(1), 1.0, 0.0});

@@ -45,6 +45,7 @@ std::string EnvOr(const char* name, const char* fallback) {
 
 int main(int argc, char** argv) {
   namespace contract = gcushare::contract;
+  namespace base = gcushare::base;
   namespace kube = gcushare::kube;
   namespace plugin_ns = gcushare::nri;
   using gcushare::Daemon;
@@ -116,7 +117,7 @@ int main(int argc, char** argv) {
   options.session.registration_timeout =
       std::chrono::milliseconds(registration_timeout_ms);
 
-  kube::RealClock clock;
+  base::RealClock clock;
   std::unique_ptr<kube::CurlKubeClient> curl;
   std::unique_ptr<kube::PermissionCheckingKubeClient> client;
   StatusOr<kube::ClientConfig> config = kube::ResolveConfig(kubeconfig);
@@ -173,7 +174,7 @@ int main(int argc, char** argv) {
         client.get(), std::string(contract::kNriPluginName));
     marker = std::make_unique<gcushare::assignment::AssignedMarker>(
         client.get(), &clock,
-        kube::BackoffOptions{std::chrono::milliseconds(200),
+        base::BackoffOptions{std::chrono::milliseconds(200),
                              std::chrono::seconds(30), 2.0, 0.2});
   }
   plugin_ns::HostDeviceNodes nodes(dev_root == "/" ? "" : dev_root);
@@ -197,7 +198,7 @@ int main(int argc, char** argv) {
   if (node_informer) node_informer->Start();
   if (marker) marker->Start();
   if (events) events->Start();
-  kube::Cancellation cancel;
+  base::Cancellation cancel;
   daemon.shutdown().OnShutdown([&cancel] { cancel.Cancel(); });
   std::thread runner = gcushare::base::StartGuardedThread(
       "nri plugin", [&] { plugin.Run(&cancel); });

@@ -87,8 +87,8 @@ class NriMetricsTest : public ::testing::Test {
   std::unique_ptr<metrics::HttpEndpoint> endpoint_;
   FakeDeviceNodes nodes_;
   ContainerAdjuster adjuster_{&nodes_, nullptr, {}};
-  kube::RealClock clock_;
-  kube::Cancellation cancel_;
+  base::RealClock clock_;
+  base::Cancellation cancel_;
   std::unique_ptr<NriPlugin> plugin_;
   std::thread runner_;
 };

@@ -5,11 +5,11 @@
 namespace gcushare::nri {
 
 NriPlugin::NriPlugin(PluginOptions options, ContainerAdjuster* adjuster,
-                     kube::Clock* clock)
+                     base::Clock* clock)
     : options_(std::move(options)), adjuster_(adjuster), clock_(clock) {}
 
-void NriPlugin::Run(kube::Cancellation* cancel) {
-  kube::Backoff backoff(options_.backoff);
+void NriPlugin::Run(base::Cancellation* cancel) {
+  base::Backoff backoff(options_.backoff);
   while (!cancel->IsCancelled()) {
     bool registered = false;
     Status why = RunSession(options_.session, adjuster_, cancel, [&] {

@@ -23,17 +23,17 @@ namespace gcushare::nri {
 
 struct PluginOptions {
   SessionOptions session;
-  kube::BackoffOptions backoff{std::chrono::milliseconds(200),
+  base::BackoffOptions backoff{std::chrono::milliseconds(200),
                                std::chrono::milliseconds(10000), 2.0, 0.2};
 };
 
 class NriPlugin {
  public:
   NriPlugin(PluginOptions options, ContainerAdjuster* adjuster,
-            kube::Clock* clock);
+            base::Clock* clock);
 
   // Connects, serves, reconnects; returns once `cancel` fires.
-  void Run(kube::Cancellation* cancel);
+  void Run(base::Cancellation* cancel);
 
   // Successful registrations so far.
   int registrations() const;
@@ -43,7 +43,7 @@ class NriPlugin {
  private:
   PluginOptions options_;
   ContainerAdjuster* adjuster_;
-  kube::Clock* clock_;
+  base::Clock* clock_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   int registrations_ = 0;

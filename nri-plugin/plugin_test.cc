@@ -76,8 +76,8 @@ class PluginTest : public ::testing::Test {
   std::string socket_;
   FakeDeviceNodes nodes_;
   ContainerAdjuster adjuster_{&nodes_, nullptr, {}};
-  kube::RealClock clock_;
-  kube::Cancellation cancel_;
+  base::RealClock clock_;
+  base::Cancellation cancel_;
   std::unique_ptr<NriPlugin> plugin_;
   std::thread runner_;
 };
@@ -469,7 +469,7 @@ class PodCachePluginTest : public PluginTest {
     client_ = std::move(*client);
     marker_ = std::make_unique<assignment::AssignedMarker>(
         client_.get(), &clock_,
-        kube::BackoffOptions{milliseconds(10), milliseconds(100), 2.0, 0.0});
+        base::BackoffOptions{milliseconds(10), milliseconds(100), 2.0, 0.0});
     marker_->Start();
     events_.Start();
     adjuster_with_cache_ = std::make_unique<ContainerAdjuster>(

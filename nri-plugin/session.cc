@@ -14,7 +14,7 @@
 namespace gcushare::nri {
 
 Status RunSession(const SessionOptions& options, ContainerAdjuster* adjuster,
-                  kube::Cancellation* cancel,
+                  base::Cancellation* cancel,
                   const std::function<void()>& on_registered) {
   GCUSHARE_ASSIGN_OR_RETURN(UniqueFd fd, ConnectUnix(options.socket_path));
   mux::Trunk trunk(std::move(fd));
@@ -26,7 +26,7 @@ Status RunSession(const SessionOptions& options, ContainerAdjuster* adjuster,
   trunk.Attach(mux::kPluginServiceConn, &server);
   trunk.Attach(mux::kRuntimeServiceConn, &client);
   trunk.Start([&client](const Status& why) { client.Fail(why); });
-  kube::Cancellation::WakerId waker =
+  base::Cancellation::WakerId waker =
       cancel->AddWaker([&trunk] { trunk.Close(); });
 
   auto finish = [&](Status why) {

@@ -35,7 +35,7 @@ struct SessionOptions {
 };
 
 Status RunSession(const SessionOptions& options, ContainerAdjuster* adjuster,
-                  kube::Cancellation* cancel,
+                  base::Cancellation* cancel,
                   const std::function<void()>& on_registered);
 
 }  // namespace gcushare::nri

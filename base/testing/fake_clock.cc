@@ -2,7 +2,7 @@
 
 #include <thread>
 
-namespace gcushare::kube {
+namespace gcushare::base {
 
 FakeClock::FakeClock()
     // 2024-05-01T12:00:00Z: a fixed, recognisable start.
@@ -56,4 +56,4 @@ void FakeClock::set_real_pause(std::chrono::microseconds pause) {
   real_pause_ = pause;
 }
 
-}  // namespace gcushare::kube
+}  // namespace gcushare::base

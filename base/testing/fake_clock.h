@@ -15,7 +15,7 @@
 
 #include "base/clock.h"
 
-namespace gcushare::kube {
+namespace gcushare::base {
 
 class FakeClock : public Clock {
  public:
@@ -43,6 +43,6 @@ class FakeClock : public Clock {
   std::chrono::microseconds real_pause_{0};
 };
 
-}  // namespace gcushare::kube
+}  // namespace gcushare::base
 
 #endif  // GCUSHARE_BASE_TESTING_FAKE_CLOCK_H_

@@ -30,7 +30,7 @@ std::set<std::string> Exported() {
   metrics::Registry registry;
   extender::CardCache cache;
   kube::FakeKubeClient client;
-  kube::FakeClock clock;
+  base::FakeClock clock;
   extender::ExtenderService service(&cache, &client, &clock,
                                     extender::Policy::kBinpack, &registry);
   extender::ExtenderHttpServer server(&service, &registry,

@@ -114,7 +114,7 @@ class PluginFixture {
   int port_ = 0;
   std::unique_ptr<apiserver::ApiServer> api_;
   void StartApiServer(int port);
-  kube::RealClock clock_;
+  base::RealClock clock_;
   std::unique_ptr<kube::CurlKubeClient> client_;
   std::unique_ptr<efml::CardSource> source_;
   std::unique_ptr<peers::kubelet::StandInKubelet> kubelet_;

@@ -164,7 +164,7 @@ TEST(FakeKubeClientTest, DrivesAnInformerThroughExpiryAndClose) {
   FakeKubeClient client;
   ASSERT_TRUE(client.Seed(Resource::Pods(), Pod("ns", "p1", "")).ok());
   Recorder recorder;
-  FakeClock clock;  // Backoff sleeps, if any, are not real.
+  base::FakeClock clock;  // Backoff sleeps, if any, are not real.
   InformerOptions options;
   options.clock = &clock;
   Informer informer(&client, Resource::Pods(), "ns", &recorder, options);
@@ -188,7 +188,7 @@ TEST(FakeKubeClientTest, WatchFromAnOldVersionReplaysAndExpiredIs410) {
   FakeKubeClient client;
   const std::string start = client.resource_version();
   ASSERT_TRUE(client.Seed(Resource::Pods(), Pod("ns", "p1", "")).ok());
-  Cancellation cancel;
+  base::Cancellation cancel;
   WatchOptions options;
   options.resource_version = start;
   options.cancel = &cancel;

@@ -9,8 +9,8 @@ std::chrono::steady_clock::time_point GatedClock::SteadyNow() {
 }
 
 bool GatedClock::SleepFor(std::chrono::nanoseconds duration,
-                          kube::Cancellation* cancel) {
-  kube::Cancellation::WakerId waker = 0;
+                          base::Cancellation* cancel) {
+  base::Cancellation::WakerId waker = 0;
   if (cancel != nullptr) {
     waker = cancel->AddWaker([this] {
       std::lock_guard<std::mutex> lock(mu_);

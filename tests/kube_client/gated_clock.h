@@ -1,4 +1,4 @@
-// A kube::Clock whose sleeps can be held: while the gate is closed, every
+// A base::Clock whose sleeps can be held: while the gate is closed, every
 // SleepFor() blocks (until the gate opens or its Cancellation fires) before
 // sleeping for real. A test closes the gate to keep an informer parked in its
 // backoff between two watches, makes changes on the server meanwhile, and
@@ -19,7 +19,7 @@
 
 namespace gcushare::kube_client_test {
 
-class GatedClock : public kube::Clock {
+class GatedClock : public base::Clock {
  public:
   // Starts open.
   GatedClock() = default;
@@ -27,7 +27,7 @@ class GatedClock : public kube::Clock {
   std::chrono::system_clock::time_point Now() override;
   std::chrono::steady_clock::time_point SteadyNow() override;
   bool SleepFor(std::chrono::nanoseconds duration,
-                kube::Cancellation* cancel) override;
+                base::Cancellation* cancel) override;
 
   void Close();
   void Open();
@@ -36,7 +36,7 @@ class GatedClock : public kube::Clock {
   bool WaitForHeldSleeps(size_t count, std::chrono::milliseconds timeout);
 
  private:
-  kube::RealClock real_;
+  base::RealClock real_;
   std::mutex mu_;
   std::condition_variable cv_;
   bool open_ = true;  // Guarded by mu_.

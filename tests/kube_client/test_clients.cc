@@ -6,7 +6,7 @@
 namespace gcushare::kube_client_test {
 
 StatusOr<std::unique_ptr<kube::CurlKubeClient>> NewClient(
-    kube::ClientConfig config, kube::Clock* clock) {
+    kube::ClientConfig config, base::Clock* clock) {
   kube::KubeClientOptions options;
   options.retry.backoff = {std::chrono::milliseconds(50),
                            std::chrono::milliseconds(500), 2.0, 0.2};
@@ -22,7 +22,7 @@ StatusOr<std::unique_ptr<kube::CurlKubeClient>> NewClient(
   return NewClient(std::move(config));
 }
 
-kube::InformerOptions FastInformerOptions(kube::Clock* clock) {
+kube::InformerOptions FastInformerOptions(base::Clock* clock) {
   kube::InformerOptions options;
   options.backoff = {std::chrono::milliseconds(50),
                      std::chrono::milliseconds(1000), 2.0, 0.2};

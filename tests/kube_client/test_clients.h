@@ -22,14 +22,14 @@ namespace gcushare::kube_client_test {
 // A client for `config`; `clock` (borrowed, may be null: real) drives retry
 // backoff and token re-reads.
 StatusOr<std::unique_ptr<kube::CurlKubeClient>> NewClient(
-    kube::ClientConfig config, kube::Clock* clock = nullptr);
+    kube::ClientConfig config, base::Clock* clock = nullptr);
 
 // A client for a server URL, without authentication.
 StatusOr<std::unique_ptr<kube::CurlKubeClient>> NewClient(
     const std::string& server_url);
 
 // Informer options with a 50 ms..1 s backoff; `clock` may be null (real).
-kube::InformerOptions FastInformerOptions(kube::Clock* clock = nullptr);
+kube::InformerOptions FastInformerOptions(base::Clock* clock = nullptr);
 
 }  // namespace gcushare::kube_client_test
 

@@ -76,7 +76,7 @@ class InspectFetchServerTest : public ::testing::Test {
 
   extender::CardCache cache_;
   kube::FakeKubeClient api_;
-  kube::FakeClock clock_;
+  base::FakeClock clock_;
   metrics::Registry registry_;
   extender::ExtenderService service_{&cache_, &api_, &clock_,
                                      extender::Policy::kBinpack, &registry_};

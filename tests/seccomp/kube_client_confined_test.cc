@@ -96,7 +96,7 @@ class KubeClientConfinedTest
       config.tls.cert_file = dir_ + "/client.crt";
       config.tls.key_file = dir_ + "/client.key";
       config.token_file = dir_ + "/token";
-      kube::FakeClock clock;
+      base::FakeClock clock;
       kube::KubeClientOptions options;
       options.clock = &clock;
       auto client = kube::CurlKubeClient::Create(config, options);

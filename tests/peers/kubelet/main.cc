@@ -224,7 +224,7 @@ int main(int argc, char** argv) {
   StandInKubelet kubelet(dir);
   if (auto s = kubelet.Start(); !s.ok()) return daemon.Fail(s);
   std::unique_ptr<gcushare::kube::CurlKubeClient> client;
-  gcushare::kube::RealClock clock;
+  gcushare::base::RealClock clock;
   if (!apiserver.empty()) {
     gcushare::kube::ClientConfig config;
     config.server = apiserver;

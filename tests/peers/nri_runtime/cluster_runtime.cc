@@ -42,7 +42,7 @@ bool Ready(const nlohmann::json& pod) {
 }  // namespace
 
 ClusterRuntime::ClusterRuntime(NriRuntime* runtime, kube::KubeClient* client,
-                               kube::Clock* clock, ClusterOptions options,
+                               base::Clock* clock, ClusterOptions options,
                                Output output)
     : runtime_(runtime),
       client_(client),

@@ -68,7 +68,7 @@ class ClusterRuntime {
   using Output = std::function<void(const std::string& line)>;
 
   ClusterRuntime(NriRuntime* runtime, kube::KubeClient* client,
-                 kube::Clock* clock, ClusterOptions options, Output output);
+                 base::Clock* clock, ClusterOptions options, Output output);
   ~ClusterRuntime();
   ClusterRuntime(const ClusterRuntime&) = delete;
   ClusterRuntime& operator=(const ClusterRuntime&) = delete;
@@ -110,7 +110,7 @@ class ClusterRuntime {
 
   NriRuntime* const runtime_;
   kube::KubeClient* const client_;
-  kube::Clock* const clock_;
+  base::Clock* const clock_;
   const ClusterOptions options_;
   const Output output_;
 

@@ -121,7 +121,7 @@ class ProbeClient : public kube::KubeClient {
 class RunningRuntime {
  public:
   RunningRuntime(const std::string& socket, kube::KubeClient* client,
-                 kube::Clock* clock) {
+                 base::Clock* clock) {
     RuntimeOptions options;
     options.socket_path = socket;
     auto runtime = NriRuntime::Listen(options);
@@ -185,7 +185,7 @@ class ClusterRuntimeTest : public ::testing::Test {
   }
 
   apiserver::testing::TestServer server_;
-  kube::RealClock clock_;
+  base::RealClock clock_;
   std::unique_ptr<kube::CurlKubeClient> client_;
   std::unique_ptr<ProbeClient> probe_;
   std::string dir_, socket_, dev_root_;

@@ -59,7 +59,7 @@ int RunCluster(gcushare::Daemon& daemon, const rt::RuntimeOptions& options,
     if (!loaded.ok()) return daemon.Fail(loaded.status());
     config = std::move(*loaded);
   }
-  gcushare::kube::RealClock clock;
+  gcushare::base::RealClock clock;
   gcushare::kube::KubeClientOptions kube_options;
   kube_options.clock = &clock;
   // Polling is the retry: one attempt per poll, short timeouts.

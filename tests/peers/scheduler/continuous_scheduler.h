@@ -33,7 +33,7 @@ struct ContinuousOptions {
   std::chrono::nanoseconds max_unschedulable = std::chrono::minutes(5);
   // How long Start() waits for the first lists.
   std::chrono::milliseconds sync_timeout = std::chrono::seconds(30);
-  kube::Clock* clock = nullptr;  // Required.
+  base::Clock* clock = nullptr;  // Required.
 };
 
 class ContinuousScheduler {

@@ -27,6 +27,7 @@ namespace {
 
 using gcushare::Status;
 using gcushare::StatusOr;
+namespace base = gcushare::base;
 namespace kube = gcushare::kube;
 namespace sched = gcushare::scheduler;
 
@@ -140,7 +141,7 @@ int main(int argc, char** argv) {
         extender.ignorable);
   }
 
-  kube::RealClock clock;
+  base::RealClock clock;
   sched::SchedulerOptions options;
   options.style = style == "1.26" ? sched::MessageStyle::kV126
                                   : sched::MessageStyle::kCurrent;

@@ -68,7 +68,7 @@ struct SchedulerOptions {
   // Events' reportingInstance is "<schedulerName>-<host_name>", like
   // kube-scheduler's.
   std::string host_name = "localhost";
-  kube::Clock* clock = nullptr;  // Required; not owned.
+  base::Clock* clock = nullptr;  // Required; not owned.
 };
 
 class PodScheduler {

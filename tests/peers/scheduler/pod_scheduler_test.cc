@@ -85,7 +85,7 @@ class PodSchedulerTest : public ::testing::Test {
   }
 
   kube::FakeKubeClient client_;
-  kube::FakeClock clock_;
+  base::FakeClock clock_;
 };
 
 TEST_F(PodSchedulerTest, PrioritizesAndBindsThroughTheExtender) {
