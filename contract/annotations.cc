@@ -63,14 +63,20 @@ StatusOr<std::vector<uint32_t>> ParseCardList(std::string_view text) {
 std::map<std::string, std::string> EncodeAssignment(const CardAssignment& a) {
   nlohmann::json containers = nlohmann::json::object();
   for (const auto& [name, cards] : a.container_cards) containers[name] = cards;
-  return {
+  std::map<std::string, std::string> out = {
       {std::string(kPodDeviceId), JoinCardList(a.cards)},
-      {std::string(kPodDeviceMemory), std::to_string(a.card_memory_units)},
       {std::string(kPodMemoryRequest), std::to_string(a.request_units)},
       {std::string(kPodAssignTime), std::to_string(a.assign_time_ns)},
       {std::string(kPodAssigned), a.assigned ? "true" : "false"},
       {std::string(kPodContainerDevices), containers.dump()},
   };
+  if (a.card_memory_units.has_value()) {
+    out[std::string(kPodDeviceMemory)] = std::to_string(*a.card_memory_units);
+  }
+  if (a.memory_unit.has_value()) {
+    out[std::string(kNodeMemoryUnit)] = *a.memory_unit;
+  }
+  return out;
 }
 
 StatusOr<std::optional<CardAssignment>> DecodeAssignment(
@@ -84,6 +90,9 @@ StatusOr<std::optional<CardAssignment>> DecodeAssignment(
   if (const std::string* v = Get(annotations, kPodDeviceMemory)) {
     GCUSHARE_ASSIGN_OR_RETURN(a.card_memory_units,
                               ParseUnsigned(*v, kPodDeviceMemory));
+  }
+  if (const std::string* v = Get(annotations, kNodeMemoryUnit)) {
+    a.memory_unit = *v;
   }
   if (const std::string* v = Get(annotations, kPodMemoryRequest)) {
     GCUSHARE_ASSIGN_OR_RETURN(a.request_units,

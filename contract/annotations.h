@@ -19,19 +19,25 @@ namespace gcushare::contract {
 
 // The pod annotations written at bind.
 struct CardAssignment {
-  std::vector<uint32_t> cards;     // gcu-device-id: "0", or "2,3" (whole).
-  uint64_t card_memory_units = 0;  // gcu-device-memory
-  uint64_t request_units = 0;      // gcu-device-memory-request
-  int64_t assign_time_ns = 0;      // gcu-device-assign-time
-  bool assigned = false;           // gcu-device-assigned
+  std::vector<uint32_t> cards;  // gcu-device-id: "0", or "2,3" (whole).
+  // gcu-device-memory: the card's total memory in units (absent: not
+  // annotated; our writers always set it).
+  std::optional<uint64_t> card_memory_units;
+  uint64_t request_units = 0;  // gcu-device-memory-request
+  int64_t assign_time_ns = 0;  // gcu-device-assign-time
+  bool assigned = false;       // gcu-device-assigned
   // gcu-container-devices: container name -> card indexes.
   std::map<std::string, std::vector<uint32_t>> container_cards;
+  // gcu-memory-unit on the pod: read if present (it overrides the node's
+  // unit for the NRI plugin); our writers never set it.
+  std::optional<std::string> memory_unit;
 
   friend bool operator==(const CardAssignment&,
                          const CardAssignment&) = default;
 };
 
-// All six annotations as strings.
+// The annotations as strings: all six, plus gcu-device-memory and
+// gcu-memory-unit only when set.
 std::map<std::string, std::string> EncodeAssignment(const CardAssignment& a);
 
 // Reads the assignment from a pod's metadata.annotations object (or null).

@@ -35,6 +35,28 @@ TEST(AssignmentTest, RoundTrips) {
   EXPECT_EQ(**decoded, Sample());
 }
 
+// gcu-device-memory and the pod's gcu-memory-unit are optional: absent
+// reads as "not annotated", not as 0 or "" (the NRI plugin then asks the
+// node's layout).
+TEST(AssignmentTest, OptionalAnnotationsKeepTheirAbsence) {
+  nlohmann::json annotations = EncodeAssignment(Sample());
+  annotations.erase("enflame.com/gcu-device-memory");
+  auto decoded = DecodeAssignment(annotations);
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  ASSERT_TRUE(decoded->has_value());
+  EXPECT_FALSE((*decoded)->card_memory_units.has_value());
+  EXPECT_FALSE((*decoded)->memory_unit.has_value());
+  EXPECT_EQ(EncodeAssignment(**decoded).count("enflame.com/gcu-device-memory"),
+            0u);
+
+  annotations["enflame.com/gcu-memory-unit"] = "0.5";
+  decoded = DecodeAssignment(annotations);
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  EXPECT_EQ((*decoded)->memory_unit, std::optional<std::string>("0.5"));
+  EXPECT_EQ(EncodeAssignment(**decoded).at("enflame.com/gcu-memory-unit"),
+            "0.5");
+}
+
 TEST(AssignmentTest, AbsentMeansNotOurs) {
   auto decoded = DecodeAssignment(nlohmann::json{{"other", "x"}});
   ASSERT_TRUE(decoded.ok());

@@ -23,13 +23,8 @@ StatusOr<std::optional<ContainerCards>> ResolveContainerCards(
 
   ContainerCards out;
   out.cards = std::move(*cards);
-  if (annotations.contains(std::string(contract::kPodDeviceMemory))) {
-    out.card_memory_units = assignment->card_memory_units;
-  }
-  auto unit = annotations.find(std::string(contract::kNodeMemoryUnit));
-  if (unit != annotations.end() && unit->is_string()) {
-    out.unit = unit->get<std::string>();
-  }
+  out.card_memory_units = assignment->card_memory_units;
+  out.unit = assignment->memory_unit;
 
   if (pod != nullptr) {
     GCUSHARE_ASSIGN_OR_RETURN(contract::PodRequest request,
