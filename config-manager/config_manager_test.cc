@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "config-manager/fake_file_system.h"
 #include "config-manager/scheduler_manifest.h"
+#include "config-manager/testing/fake_file_system.h"
 #include "config-manager/yaml_text.h"
 #include "testing/files.h"
 #include "testing/subprocess.h"

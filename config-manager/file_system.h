@@ -1,6 +1,6 @@
 // The files the config manager reads and writes, behind an interface so
-// that its logic is tested on an in-memory fake (fake_file_system.h) and
-// runs on the host through RealFileSystem.
+// that its logic is tested on an in-memory fake (testing/fake_file_system.h)
+// and runs on the host through RealFileSystem.
 //
 // Thread-safety: implementations are used from one thread. Failure: Status
 // values naming the path; ReadFile of a missing file is kNotFound.

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "kubectl-plugin/fake_extender.h"
+#include "kubectl-plugin/testing/fake_extender.h"
 #include "testing/files.h"
 #include "testing/subprocess.h"
 

@@ -12,7 +12,7 @@
 #include "extender/testing/objects.h"
 #include "kube/curl_http_client.h"
 #include "kube/testing/fake_kube_client.h"
-#include "kubectl-plugin/fake_extender.h"
+#include "kubectl-plugin/testing/fake_extender.h"
 #include "metrics/registry.h"
 
 namespace gcushare::kubectl_plugin {

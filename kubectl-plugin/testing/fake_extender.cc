@@ -1,4 +1,4 @@
-#include "kubectl-plugin/fake_extender.h"
+#include "kubectl-plugin/testing/fake_extender.h"
 
 #include <httplib.h>
 

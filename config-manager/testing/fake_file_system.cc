@@ -1,4 +1,4 @@
-#include "config-manager/fake_file_system.h"
+#include "config-manager/testing/fake_file_system.h"
 
 namespace gcushare::config_manager {
 

@@ -3,8 +3,8 @@
 // injection for the next write of a path.
 //
 // Thread-safety: none (tests use it from one thread).
-#ifndef GCUSHARE_CONFIG_MANAGER_FAKE_FILE_SYSTEM_H_
-#define GCUSHARE_CONFIG_MANAGER_FAKE_FILE_SYSTEM_H_
+#ifndef GCUSHARE_CONFIG_MANAGER_TESTING_FAKE_FILE_SYSTEM_H_
+#define GCUSHARE_CONFIG_MANAGER_TESTING_FAKE_FILE_SYSTEM_H_
 
 #include <map>
 #include <string>
@@ -44,4 +44,4 @@ class FakeFileSystem : public FileSystem {
 
 }  // namespace gcushare::config_manager
 
-#endif  // GCUSHARE_CONFIG_MANAGER_FAKE_FILE_SYSTEM_H_
+#endif  // GCUSHARE_CONFIG_MANAGER_TESTING_FAKE_FILE_SYSTEM_H_

@@ -5,8 +5,8 @@
 // node, 404 with the extender's text otherwise), and records request paths.
 //
 // Thread-safety: setters and requests() may be called while it serves.
-#ifndef GCUSHARE_KUBECTL_PLUGIN_FAKE_EXTENDER_H_
-#define GCUSHARE_KUBECTL_PLUGIN_FAKE_EXTENDER_H_
+#ifndef GCUSHARE_KUBECTL_PLUGIN_TESTING_FAKE_EXTENDER_H_
+#define GCUSHARE_KUBECTL_PLUGIN_TESTING_FAKE_EXTENDER_H_
 
 #include <map>
 #include <memory>
@@ -53,4 +53,4 @@ class FakeExtender {
 
 }  // namespace gcushare::kubectl_plugin
 
-#endif  // GCUSHARE_KUBECTL_PLUGIN_FAKE_EXTENDER_H_
+#endif  // GCUSHARE_KUBECTL_PLUGIN_TESTING_FAKE_EXTENDER_H_
