@@ -7,6 +7,7 @@
 
 #include "cdi/names.h"
 #include "cdi/version.h"
+#include "contract/container_env.h"
 #include "contract/names.h"
 
 namespace gcushare::cdi {
@@ -40,15 +41,16 @@ DeviceNode ControlNode(const efml::DeviceNode& control) {
   return node;
 }
 
-std::string VisibleDevices(const std::string& indexes) {
-  return std::string(contract::kEnvVisibleDevices) + "=" + indexes;
+// CDI env entries are "NAME=value" strings.
+std::string VisibleDevices(const std::vector<uint32_t>& cards) {
+  auto [name, value] = contract::VisibleDevicesEnv(cards);
+  return name + "=" + value;
 }
 
 Device CardDevice(const std::string& name, const efml::Card& card) {
   Device device;
   device.name = name;
-  device.container_edits.env.push_back(
-      VisibleDevices(std::to_string(card.index)));
+  device.container_edits.env.push_back(VisibleDevices({card.index}));
   device.container_edits.device_nodes.push_back(CardNode(card));
   return device;
 }
@@ -96,10 +98,9 @@ StatusOr<Spec> BuildSpec(const efml::Inventory& inventory) {
 
   Device all;
   all.name = std::string(contract::kCdiAllDevice);
-  std::string indexes;
+  std::vector<uint32_t> indexes;
   for (const efml::Card& card : cards) {
-    if (!indexes.empty()) indexes += ',';
-    indexes += std::to_string(card.index);
+    indexes.push_back(card.index);
     all.container_edits.device_nodes.push_back(CardNode(card));
   }
   all.container_edits.env.push_back(VisibleDevices(indexes));

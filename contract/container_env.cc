@@ -5,10 +5,15 @@
 
 namespace gcushare::contract {
 
+std::pair<std::string, std::string> VisibleDevicesEnv(
+    const std::vector<uint32_t>& cards) {
+  return {std::string(kEnvVisibleDevices), JoinCardList(cards)};
+}
+
 std::vector<std::pair<std::string, std::string>> EncodeContainerEnv(
     const ContainerEnv& env) {
   std::vector<std::pair<std::string, std::string>> out;
-  out.emplace_back(kEnvVisibleDevices, JoinCardList(env.cards));
+  out.push_back(VisibleDevicesEnv(env.cards));
   if (env.memory_limit_mib.has_value()) {
     out.emplace_back(kEnvMemoryLimitMb, std::to_string(*env.memory_limit_mib));
   }

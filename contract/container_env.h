@@ -24,6 +24,11 @@ struct ContainerEnv {
   MemoryUnit unit;                           // GCUSHARE_MEMORY_UNIT
 };
 
+// ENFLAME_VISIBLE_DEVICES for `cards` ("0", "2,3"): name and value. Also
+// what the CDI specs' devices set (cdi/builder.cc).
+std::pair<std::string, std::string> VisibleDevicesEnv(
+    const std::vector<uint32_t>& cards);
+
 // Name and value of each variable, in the order above; an unset optional
 // is left out.
 std::vector<std::pair<std::string, std::string>> EncodeContainerEnv(
