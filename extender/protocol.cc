@@ -84,7 +84,9 @@ StatusOr<ExtenderArgs> ParseExtenderArgs(std::string_view body) {
   if (pod == nullptr || !pod->is_object()) {
     return InvalidArgumentError("ExtenderArgs: Pod missing or not an object");
   }
-  args.pod = *pod;
+  // Moved out, not copied: `parsed` is ours and dropped on return (a pod
+  // is hundreds of small values; 500 names as many strings).
+  args.pod = std::move(const_cast<nlohmann::json&>(*pod));
 
   const nlohmann::json* nodes = FindField(parsed, "Nodes");
   if (nodes != nullptr && !nodes->is_null()) {
@@ -102,7 +104,7 @@ StatusOr<ExtenderArgs> ParseExtenderArgs(std::string_view body) {
               "ExtenderArgs: Nodes.items holds a "
               "non-object");
         }
-        list.push_back(node);
+        list.push_back(std::move(const_cast<nlohmann::json&>(node)));
       }
     }
     args.nodes = std::move(list);
@@ -114,12 +116,14 @@ StatusOr<ExtenderArgs> ParseExtenderArgs(std::string_view body) {
       return InvalidArgumentError("ExtenderArgs: NodeNames is not a list");
     }
     std::vector<std::string> list;
+    list.reserve(names->size());
     for (const nlohmann::json& name : *names) {
       if (!name.is_string()) {
         return InvalidArgumentError(
             "ExtenderArgs: NodeNames holds a non-string");
       }
-      list.push_back(name.get<std::string>());
+      list.push_back(
+          std::move(const_cast<nlohmann::json&>(name).get_ref<std::string&>()));
     }
     args.node_names = std::move(list);
   }
