@@ -150,8 +150,48 @@ size_t CardCache::pod_count() const {
   return pods_.size();
 }
 
+namespace {
+
+// Counts `pod` on the cards of its node: on the card(s) it names (the last
+// of equal indices, as a layout with duplicates is read), or on every card
+// when it names none (its card is unknown: never freed unseen).
+void Hold(const PodUsage& pod, std::vector<CardUsage>& cards) {
+  auto hold = [&pod](CardUsage& card) {
+    if (pod.whole) {
+      card.whole = true;
+    } else {
+      card.used_units += pod.units;
+    }
+  };
+  if (pod.cards.empty()) {
+    for (CardUsage& card : cards) hold(card);
+    return;
+  }
+  for (uint32_t index : pod.cards) {
+    auto card =
+        std::find_if(cards.rbegin(), cards.rend(),
+                     [index](const CardUsage& c) { return c.index == index; });
+    if (card != cards.rend()) hold(*card);  // Else no longer published.
+  }
+}
+
+}  // namespace
+
 void CardCache::PutPodLocked(PodUsage usage) {
   std::string uid = usage.uid;
+  if (!pods_.contains(uid)) {
+    // A new record only adds to its node: counted there without recounting
+    // the node's other pods (a relist of 50,000 GCU pods would recount
+    // each node once per pod on it).
+    const PodUsage& pod = pods_.emplace(uid, std::move(usage)).first->second;
+    pods_by_node_[pod.node].insert(uid);
+    auto node = nodes_.find(pod.node);
+    if (node != nodes_.end()) {
+      node->second.pod_uids.insert(uid);
+      Hold(pod, node->second.cards);
+    }
+    return;
+  }
   std::string old_node;
   auto it = pods_.find(uid);
   if (it != pods_.end()) old_node = it->second.node;
@@ -184,9 +224,7 @@ void CardCache::RecountLocked(const std::string& name) {
   CachedNode& node = node_it->second;
   node.cards.clear();
   node.pod_uids.clear();
-  std::map<uint32_t, size_t> slot;  // Card index -> position in cards.
   for (const contract::NodeCard& card : node.view.layout.cards) {
-    slot[card.index] = node.cards.size();
     CardUsage usage;
     usage.index = card.index;
     usage.total_units = card.memory_units;
@@ -197,25 +235,8 @@ void CardCache::RecountLocked(const std::string& name) {
   auto pods = pods_by_node_.find(name);
   if (pods == pods_by_node_.end()) return;
   for (const std::string& uid : pods->second) {
-    const PodUsage& pod = pods_.at(uid);
     node.pod_uids.insert(uid);
-    auto hold = [&pod](CardUsage& card) {
-      if (pod.whole) {
-        card.whole = true;
-      } else {
-        card.used_units += pod.units;
-      }
-    };
-    if (pod.cards.empty()) {
-      // Its card is unknown: counted on every card, never freed unseen.
-      for (CardUsage& card : node.cards) hold(card);
-      continue;
-    }
-    for (uint32_t index : pod.cards) {
-      auto s = slot.find(index);
-      if (s == slot.end()) continue;  // Card no longer published.
-      hold(node.cards[s->second]);
-    }
+    Hold(pods_.at(uid), node.cards);
   }
 }
 

@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "extender/testing/objects.h"
 
 namespace gcushare::extender {
@@ -146,6 +151,42 @@ TEST(CardCacheTest, MalformedAnnotationsAreReportedAndStillCounted) {
   pod["metadata"]["annotations"]["enflame.com/gcu-device-memory-request"] = "0";
   EXPECT_TRUE(cache.UpsertPod(pod).ok());
   EXPECT_EQ(Used(cache, "n1"), (std::vector<uint64_t>{0, 4}));
+}
+
+// A new pod is counted on its node without recounting the node; the
+// counts must be what a recount from scratch (a node update) gives.
+TEST(CardCacheTest, NewPodsCountAsARecountWould) {
+  CardCache cache;
+  cache.UpsertNode(SharingNode("n1", 4, 16));
+  auto snapshot = [&cache] {
+    std::vector<std::pair<uint64_t, bool>> cards;
+    std::set<std::string> uids;
+    cache.Visit({"n1"}, [&](const std::string&, const CachedNode* node) {
+      for (const CardUsage& card : node->cards) {
+        cards.emplace_back(card.used_units, card.whole);
+      }
+      uids = node->pod_uids;
+    });
+    return std::make_pair(cards, uids);
+  };
+  ASSERT_TRUE(cache.UpsertPod(Assigned(MemoryPod("a", 4), "n1", {1}, 16)).ok());
+  ASSERT_TRUE(cache.UpsertPod(Assigned(MemoryPod("b", 3), "n1", {1}, 16)).ok());
+  ASSERT_TRUE(cache.UpsertPod(Assigned(MemoryPod("c", 2), "n1", {3}, 16)).ok());
+  auto whole = testing::Pod("default", "w", "w-uid", {{"main", 0, 1}});
+  ASSERT_TRUE(cache.UpsertPod(Assigned(whole, "n1", {2}, 16)).ok());
+  // Names a card the node does not publish: held nowhere.
+  ASSERT_TRUE(cache.UpsertPod(Assigned(MemoryPod("d", 5), "n1", {7}, 16)).ok());
+  // No card list: held on every card.
+  auto unknown = Assigned(MemoryPod("e", 1), "n1", {0}, 16);
+  unknown["metadata"]["annotations"].erase("enflame.com/gcu-device-id");
+  EXPECT_FALSE(cache.UpsertPod(unknown).ok());
+  auto incremental = snapshot();
+  EXPECT_EQ(incremental.first,
+            (std::vector<std::pair<uint64_t, bool>>{
+                {1, false}, {8, false}, {1, true}, {3, false}}));
+  EXPECT_EQ(incremental.second.size(), 6u);
+  cache.UpsertNode(SharingNode("n1", 4, 16));  // Recounts from scratch.
+  EXPECT_EQ(snapshot(), incremental);
 }
 
 }  // namespace

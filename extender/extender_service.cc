@@ -46,9 +46,12 @@ void KeepBestRanked(Policy policy,
       if (best_name.empty()) best_name = name;
     }
   }
+  if (policy == Policy::kSpread) return;
+  const std::string outranked = OutrankedReason(best_name);  // Built once.
   for (const auto& [name, placement] : fits) {
-    if (policy != Policy::kSpread && placement.rank != best->rank) {
-      result->failed_unresolvable[name] = OutrankedReason(best_name);
+    if (placement.rank != best->rank) {
+      result->failed_unresolvable.emplace_hint(
+          result->failed_unresolvable.end(), name, outranked);
     }
   }
 }

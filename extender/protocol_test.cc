@@ -134,6 +134,49 @@ TEST(ProtocolTest, EncodeFilterResultByNodesKeepsObjects) {
   EXPECT_TRUE(out["NodeNames"].is_null());
 }
 
+// The answer written straight into a buffer is, byte for byte, what
+// nlohmann's dump of the ordered object gives (escapes included), for both
+// request forms.
+TEST(ProtocolTest, EncodeFilterResultSameBytesAsADump) {
+  FilterResult result;
+  result.passed = {"b", "odd\"name", "tab\tname"};
+  result.failed = {{"a", "insufficient \\ GCU\n"}, {"c", "full"}};
+  result.failed_unresolvable = {{"d", "GCU binpack: node b holds \x01"}};
+  result.error = "some \"error\"";
+  auto dumped = [&result](bool by_names, const ExtenderArgs& args) {
+    nlohmann::ordered_json out;
+    if (by_names) {
+      out["Nodes"] = nullptr;
+      out["NodeNames"] = result.passed;
+    } else {
+      nlohmann::json items = nlohmann::json::array();
+      std::vector<std::string> names = args.CandidateNames();
+      for (size_t i = 0; i < names.size(); ++i) {
+        if (std::find(result.passed.begin(), result.passed.end(), names[i]) !=
+            result.passed.end()) {
+          items.push_back((*args.nodes)[i]);
+        }
+      }
+      out["Nodes"] = {{"metadata", nlohmann::json::object()}, {"items", items}};
+      out["NodeNames"] = nullptr;
+    }
+    out["FailedNodes"] = result.failed;
+    out["FailedAndUnresolvableNodes"] = result.failed_unresolvable;
+    out["Error"] = result.error;
+    return out.dump();
+  };
+  ExtenderArgs by_names;
+  by_names.node_names = std::vector<std::string>{"a", "b"};
+  EXPECT_EQ(EncodeFilterResult(by_names, result), dumped(true, by_names));
+  auto by_nodes = ParseExtenderArgs(
+      Capture("extender-ncc-false-filter-2nodes.request.raw"));
+  ASSERT_TRUE(by_nodes.ok());
+  result.passed = {"gcu-node-1"};
+  EXPECT_EQ(EncodeFilterResult(*by_nodes, result), dumped(false, *by_nodes));
+  result = FilterResult();
+  EXPECT_EQ(EncodeFilterResult(by_names, result), dumped(true, by_names));
+}
+
 TEST(ProtocolTest, EncodePrioritizeBindAndError) {
   EXPECT_EQ(
       EncodeHostPriorityList({{"gcu-node-0", 3}, {"gcu-node-1", 10}}),
@@ -141,6 +184,8 @@ TEST(ProtocolTest, EncodePrioritizeBindAndError) {
   EXPECT_EQ(EncodeHostPriorityList({}), "[]");
   EXPECT_EQ(EncodeHostPriorityList({{"odd\"name", 0}}),
             R"([{"Host":"odd\"name","Score":0}])");
+  EXPECT_EQ(EncodeHostPriorityList({{"ctl\x01\\", 1}}),
+            R"([{"Host":"ctl\u0001\\","Score":1}])");
   EXPECT_EQ(EncodeBindingResult(""), R"({"Error":""})");
   EXPECT_EQ(
       EncodeFilterError("boom"),

@@ -14,6 +14,8 @@
 // Figures depend on the machine (and on what else runs on it).
 //
 //   bazel run -c opt //extender:scale_benchmark [-- --plain-pods=N ...]
+//   SCALE_BENCHMARK_WRAPPER="valgrind --tool=callgrind" bazel run ... (to
+//   profile the extender; see Wrapper())
 #include <httplib.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -22,6 +24,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -65,6 +68,15 @@ ProcStatus ReadStatus(pid_t pid) {
 }
 
 // utime + stime of `pid`, in seconds.
+// $SCALE_BENCHMARK_WRAPPER (e.g. "valgrind --tool=callgrind"), a command
+// the extender runs under for profiling, followed by a space; "" if unset.
+// Figures taken through a wrapper measure the wrapper too.
+std::string Wrapper() {
+  const char* wrapper = std::getenv("SCALE_BENCHMARK_WRAPPER");
+  return wrapper == nullptr || *wrapper == '\0' ? ""
+                                                : std::string(wrapper) + " ";
+}
+
 double CpuSeconds(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
   std::string text((std::istreambuf_iterator<char>(in)), {});
@@ -195,7 +207,7 @@ int Main(int argc, char** argv) {
   // during the run); exec keeps the pid.
   Status started = extender.Start(
       {"/bin/sh", "-c",
-       "exec " +
+       "exec " + Wrapper() +
            gcushare::testing::RunfilePath(
                "extender/gcushare-scheduler-extender") +
            " --kubeconfig=" + kubeconfig +

@@ -1,6 +1,7 @@
 #include "json/bounded_parse.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 namespace gcushare::json {
@@ -8,19 +9,24 @@ namespace gcushare::json {
 int JsonNestingDepth(std::string_view text, int stop_after) {
   int depth = 0;
   int deepest = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;  // The escaped character cannot end the string.
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  while (p < end) {
+    const char c = *p++;
     if (c == '"') {
-      in_string = true;
+      // Most of an object's bytes are inside strings: jump from quote to
+      // quote (memchr) instead of stepping through each byte. A quote ends
+      // the string unless an odd run of backslashes precedes it (a run
+      // cannot start before `p`: that byte follows a quote).
+      for (;;) {
+        const char* quote =
+            static_cast<const char*>(std::memchr(p, '"', end - p));
+        if (quote == nullptr) return deepest;  // Unterminated string.
+        const char* run = quote;
+        while (run > p && run[-1] == '\\') --run;
+        p = quote + 1;
+        if ((quote - run) % 2 == 0) break;
+      }
     } else if (c == '[' || c == '{') {
       deepest = std::max(deepest, ++depth);
       if (deepest > stop_after) return deepest;

@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace gcushare::json {
 namespace {
@@ -18,6 +21,55 @@ TEST(JsonNestingDepthTest, CountsBracketsOutsideStrings) {
   EXPECT_EQ(JsonNestingDepth(R"({"a":"[[[[[[\"[[["})", 100), 1);
   EXPECT_EQ(JsonNestingDepth("12", 100), 0);
   EXPECT_EQ(JsonNestingDepth(Nested(1000, '[', ']'), 100), 101);  // Stops.
+}
+
+TEST(JsonNestingDepthTest, BackslashRunsBeforeAQuote) {
+  EXPECT_EQ(JsonNestingDepth(R"(["x\\",[[1]]])", 100), 3);   // Ends.
+  EXPECT_EQ(JsonNestingDepth(R"(["x\\\"[[[",1])", 100), 1);  // Escaped.
+  EXPECT_EQ(JsonNestingDepth(R"(["\\\\",[1]])", 100), 2);
+  EXPECT_EQ(JsonNestingDepth(R"([["abc)", 100), 2);  // Unterminated.
+  EXPECT_EQ(JsonNestingDepth(R"(["\)", 100), 1);
+}
+
+// The byte-by-byte reading the quote-to-quote scan must agree with.
+int ReferenceDepth(std::string_view text, int stop_after) {
+  int depth = 0;
+  int deepest = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+      if (deepest > stop_after) return deepest;
+    } else if (c == ']' || c == '}') {
+      if (depth > 0) --depth;
+    }
+  }
+  return deepest;
+}
+
+TEST(JsonNestingDepthTest, AgreesWithAByteByByteScan) {
+  const char alphabet[] = {'"', '\\', '[', ']', '{', '}', 'a'};
+  uint32_t state = 12345;  // A fixed LCG: the same texts every run.
+  for (int n = 0; n < 20000; ++n) {
+    std::string text;
+    const int length = n % 24;
+    for (int i = 0; i < length; ++i) {
+      state = state * 1103515245u + 12345u;
+      text += alphabet[(state >> 16) % sizeof(alphabet)];
+    }
+    ASSERT_EQ(JsonNestingDepth(text, 5), ReferenceDepth(text, 5)) << text;
+  }
 }
 
 TEST(ParseJsonTest, AcceptsUpToTheLimit) {
