@@ -2,7 +2,7 @@
 
 namespace gcushare::scheduler {
 
-void SchedulingQueue::PushLocked(const std::string& key) {
+void SchedulingQueue::PushLocked(std::string key) {
   parked_.erase(key);
   if (active_set_.insert(key).second) {
     active_.push_back(key);

@@ -61,7 +61,9 @@ class SchedulingQueue {
   bool removed_in_flight_ = false;           // Guarded by mu_.
   bool shutdown_ = false;                    // Guarded by mu_.
 
-  void PushLocked(const std::string& key);
+  // By value: callers pass keys of parked_, which it erases first (a
+  // reference would dangle; ASan found it).
+  void PushLocked(std::string key);
 };
 
 }  // namespace gcushare::scheduler
