@@ -5,7 +5,7 @@
 namespace gcushare {
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || \
-    defined(GCUSHARE_SANITIZE_UNDEFINED)
+    defined(GCUSHARE_SANITIZE_THREAD) || defined(GCUSHARE_SANITIZE_UNDEFINED)
 #define GCUSHARE_SANITIZER_RUNTIME 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \

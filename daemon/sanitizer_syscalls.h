@@ -26,8 +26,10 @@ namespace gcushare {
 // clang's __has_feature(address_sanitizer / thread_sanitizer /
 // undefined_behavior_sanitizer), or gcc's -fsanitize=undefined, which gcc
 // does not announce: daemon/BUILD then defines GCUSHARE_SANITIZE_UNDEFINED
-// for this library (a select on that copt). Decided when this library is
-// compiled; false in release builds.
+// for this library (a select on that copt). .bazelrc's tsan config hides
+// __SANITIZE_THREAD__ (system libraries' headers) and defines
+// GCUSHARE_SANITIZE_THREAD instead. Decided when this library is compiled;
+// false in release builds.
 bool SanitizerRuntimeBuild();
 
 // The calls the sanitizer runtimes need. Names ptrace, which

@@ -9,10 +9,12 @@
 // so //third_party:tsan_suppressions is linkstatic and alwayslink, and
 // //third_party:spdlog (which every binary that logs links) depends on it.
 //
-// Only TSan builds define the hook; other builds compile to nothing.
+// Only TSan builds define the hook (.bazelrc's tsan config defines
+// GCUSHARE_SANITIZE_THREAD: it hides gcc's __SANITIZE_THREAD__ from the
+// system libraries' headers); other builds compile to nothing.
 // Thread-safety: the runtime reads the string once, before main().
 
-#if defined(__SANITIZE_THREAD__)
+#if defined(__SANITIZE_THREAD__) || defined(GCUSHARE_SANITIZE_THREAD)
 
 extern "C" const char* __tsan_default_suppressions() {
   return
@@ -27,4 +29,4 @@ extern "C" const char* __tsan_default_suppressions() {
       "race:spdlog::details::registry::registry\n";
 }
 
-#endif  // defined(__SANITIZE_THREAD__)
+#endif  // __SANITIZE_THREAD__ || GCUSHARE_SANITIZE_THREAD
