@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <string>
 #include <thread>
 #include <vector>
@@ -105,19 +106,22 @@ TEST_F(RpcTest, ManyConcurrentCallsMatchTheirResponses) {
 }
 
 TEST_F(RpcTest, TimeoutThenLateResponseIsIgnored) {
-  std::atomic<bool> release{false};
-  server_->Register(
-      "svc", "Slow",
-      [&](const RequestContext&, const std::string&) -> StatusOr<std::string> {
-        while (!release.load()) {
-          std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        }
-        return std::string("late");
-      });
+  // The handler holds its own reference to the release signal: another
+  // worker can answer "after" and end this test while the Slow one is still
+  // in the handler (it used to poll an atomic on this stack frame, and under
+  // TSan read the dead frame and never returned, hanging TearDown).
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  server_->Register("svc", "Slow",
+                    [released](const RequestContext&,
+                               const std::string&) -> StatusOr<std::string> {
+                      released.wait();
+                      return std::string("late");
+                    });
   Start();
   auto r = client_->Call("svc", "Slow", "", std::chrono::milliseconds(20));
   EXPECT_EQ(r.status().code(), StatusCode::kDeadlineExceeded);
-  release = true;
+  release.set_value();
   // The late answer is dropped and the connection stays usable.
   auto next = client_->Call("svc", "Echo", "after", seconds(10));
   ASSERT_TRUE(next.ok()) << next.status();
