@@ -333,11 +333,15 @@ bool ReadReply(int fd, Reply* out) {
 TEST(ConformanceTest, ReplayedRuntimeGetsFrameForFrameAnswers) {
   const std::string runtime = Capture(".runtime-to-plugin.bin");
   const std::string plugin_bytes = Capture(".plugin-to-runtime.bin");
-  // Offsets of the runtime's mux frames (section A).
-  const std::vector<size_t> offsets = {0,     18,    105,   4209, 10230,
-                                       11682, 15786, 16051, 20504};
+  // Offsets of the runtime's 9 mux frames (section A), then its end. The
+  // last frame's (20155) was missing: frames(7, 8) read past the vector
+  // (ASan's heap-buffer-overflow), and substr's clamping hid it.
+  const std::vector<size_t> offsets = {0,     18,    105,   4209,  10230,
+                                       11682, 15786, 16051, 20155, 20504};
+  ASSERT_EQ(offsets.back(), runtime.size());
   auto frames = [&](size_t first, size_t last) {
-    return runtime.substr(offsets[first], offsets[last + 1] - offsets[first]);
+    return runtime.substr(offsets.at(first),
+                          offsets.at(last + 1) - offsets.at(first));
   };
   std::string socket = gcushare::testing::MakeTempDir() + "/nri.sock";
   auto listener = ListenUnix(socket);
