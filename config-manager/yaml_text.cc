@@ -8,6 +8,9 @@
 namespace gcushare::config_manager {
 namespace {
 
+// Longest key scalar written as a simple key (see Emit).
+constexpr size_t kMaxSimpleKey = 200;
+
 void Emit(YAML::Emitter& out, const YAML::Node& node) {
   switch (node.Type()) {
     case YAML::NodeType::Undefined:
@@ -37,6 +40,14 @@ void Emit(YAML::Emitter& out, const YAML::Node& node) {
       }
       out << YAML::BeginMap;
       for (const auto& kv : node) {
+        // A simple key is at most 1024 characters (YAML 1.2, 7.4.2), which
+        // yaml-cpp's emitter ignores; written escaped a key may grow 4x.
+        // Longer ones go out as explicit "? key" (found by
+        // //fuzz:scheduler_manifest_fuzzer: the edited manifest did not
+        // parse back).
+        if (kv.first.IsScalar() && kv.first.Scalar().size() > kMaxSimpleKey) {
+          out << YAML::LongKey;
+        }
         out << YAML::Key;
         Emit(out, kv.first);
         out << YAML::Value;

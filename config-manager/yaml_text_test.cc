@@ -35,6 +35,25 @@ TEST(YamlTextTest, KeepsQuotedStringsStrings) {
   EXPECT_EQ(EmitYaml(*again), out);
 }
 
+// Found by //fuzz:scheduler_manifest_fuzzer: a key over 1024 characters
+// was written as a simple key, which no YAML parser reads back.
+TEST(YamlTextTest, LongKeysParseBack) {
+  for (size_t length : {200u, 201u, 300u, 1100u, 5000u}) {
+    for (char c : {'a', '\x17'}) {
+      const std::string key(length, c);
+      YAML::Node map(YAML::NodeType::Map);
+      map[key] = "value";
+      map["short"] = "x";
+      const std::string out = EmitYaml(map);
+      auto again = ParseYamlMap(out, "out");
+      ASSERT_TRUE(again.ok()) << again.status().ToString() << "\n" << out;
+      EXPECT_EQ((*again)[key].Scalar(), "value");
+      EXPECT_EQ((*again)["short"].Scalar(), "x");
+      EXPECT_EQ(EmitYaml(*again), out);
+    }
+  }
+}
+
 TEST(YamlTextTest, StringNodeStaysAString) {
   YAML::Node map(YAML::NodeType::Map);
   map["x"] = StringNode("true");

@@ -1,10 +1,60 @@
 #include "json/bounded_parse.h"
 
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/parser.h>
+
 #include <algorithm>
 #include <cstring>
+#include <sstream>
 #include <string>
 
 namespace gcushare::json {
+namespace {
+
+// Thrown out of yaml-cpp's parser by RunawayGuard once the parse has
+// produced more events than the text can hold.
+struct Runaway {
+  YAML::Mark mark;
+};
+
+// Counts yaml-cpp's parse events and stops the parse (throws Runaway) past
+// `limit`. Builds nothing. Not thread-safe; one per parse.
+class RunawayGuard : public YAML::EventHandler {
+ public:
+  explicit RunawayGuard(size_t limit) : limit_(limit) {}
+
+  void OnDocumentStart(const YAML::Mark& mark) override { Count(mark); }
+  void OnDocumentEnd() override { Count(last_); }
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { Count(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { Count(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                const std::string&) override {
+    Count(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&,
+                       YAML::anchor_t, YAML::EmitterStyle::value) override {
+    Count(mark);
+  }
+  void OnSequenceEnd() override { Count(last_); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    Count(mark);
+  }
+  void OnMapEnd() override { Count(last_); }
+
+ private:
+  void Count(const YAML::Mark& mark) {
+    last_ = mark;
+    if (++events_ > limit_) throw Runaway{mark};
+  }
+
+  const size_t limit_;
+  size_t events_ = 0;
+  YAML::Mark last_ = YAML::Mark::null_mark();
+};
+
+}  // namespace
 
 int JsonNestingDepth(std::string_view text, int stop_after) {
   int depth = 0;
@@ -225,6 +275,28 @@ Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
     } else if ((c == ']' || c == '}') && flow > 0) {
       if (--flow == 0) node_ended = true;
     }
+  }
+  return CheckYamlCppEnds(text, what);
+}
+
+Status CheckYamlCppEnds(std::string_view text, std::string_view what) {
+  // Real YAML yields at most about 1.5 events per byte ("{a}": map start,
+  // key, null value, map end); the loops yield documents without reading.
+  RunawayGuard guard(4 * text.size() + 16);
+  std::istringstream input{std::string(text)};
+  try {
+    YAML::Parser parser(input);
+    while (parser.HandleNextDocument(guard)) {
+    }
+  } catch (const Runaway& runaway) {
+    return InvalidArgumentError(
+        std::string(what) +
+        ": yaml-cpp does not finish parsing this text (endless documents "
+        "from line " +
+        std::to_string(runaway.mark.is_null() ? 1 : runaway.mark.line + 1) +
+        ")");
+  } catch (const YAML::Exception&) {
+    // Malformed YAML: the caller's own load reports it with its context.
   }
   return OkStatus();
 }

@@ -49,7 +49,18 @@ Status CheckYamlDepth(std::string_view text, std::string_view what,
 // (line N)". A "," inside a plain scalar ("a,b", "a , b") is left alone.
 // It also rejects NUL bytes ("<what>: NUL byte (line N); YAML must be
 // UTF-8"): with them yaml-cpp reads UTF-16/32, where the same loop hides.
+// Then runs CheckYamlCppEnds.
 Status CheckNoYamlCppLoop(std::string_view text, std::string_view what);
+
+// The exact check behind CheckNoYamlCppLoop's patterns: runs yaml-cpp's
+// own parser over `text` (events only, no tree) and stops it once it has
+// produced more events than `text` can hold (4 per byte; real YAML makes at
+// most about 1.5), which only its endless-document loops do (found by the
+// fuzz targets: a BOM then ",", "&a x\n-\n,", ...). InvalidArgument
+// "<what>: yaml-cpp does not finish parsing this text (endless documents
+// from line N)"; OK for any other text, malformed YAML included (the
+// caller's load reports that). Costs one more parse of `text`.
+Status CheckYamlCppEnds(std::string_view text, std::string_view what);
 
 }  // namespace gcushare::json
 

@@ -176,5 +176,45 @@ TEST(CheckNoYamlCppLoopTest, LeavesCommasInScalarsAndFlowsAlone) {
   }
 }
 
+// Found by //fuzz:cdi_spec_fuzzer after the patterns above: more shapes of
+// the same yaml-cpp loop (a BOM before the ",", a "," after a block
+// sequence, ...). Each would hang this test without CheckYamlCppEnds, which
+// CheckYamlDepth runs last.
+TEST(CheckYamlCppEndsTest, RefusesLoopsThePatternsMiss) {
+  for (const char* text : {"\xEF\xBB\xBF,", "\xEF\xBB\xBF,uc%? N4YAMLr",
+                           "&a \xb8\n\n-\n\n,\n..? ."}) {
+    Status status = CheckYamlDepth(text, "f.yaml");
+    ASSERT_FALSE(status.ok()) << text;
+    EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(status.message().find("f.yaml: yaml-cpp does not finish parsing "
+                                    "this text (endless documents from line"),
+              std::string::npos)
+        << status;
+  }
+}
+
+TEST(CheckYamlCppEndsTest, CatchesThePatternsOnItsOwn) {
+  for (const char* text : {",", "# c\n,", "'a'\n,", "&x ,", "x: 1\n---\n,",
+                           "'a'x\n,", "[]x\n,y", "''\xbf,'\n'',"}) {
+    EXPECT_FALSE(CheckYamlCppEnds(text, "f.yaml").ok()) << text;
+  }
+}
+
+TEST(CheckYamlCppEndsTest, AcceptsDenseValidYamlAndLeavesErrorsToTheLoad) {
+  std::string documents;
+  for (int i = 0; i < 1000; ++i) documents += "---\n";
+  std::string maps = "[";
+  for (int i = 0; i < 1000; ++i) maps += "{a},";
+  maps += "{a}]";
+  std::string keys;
+  for (int i = 0; i < 1000; ++i) keys += "?\n";
+  for (const std::string& text :
+       {documents, maps, keys, std::string("a: [1, {b: c}]\n"),
+        std::string("- - - - x\n"), std::string("a: [\n"), std::string()}) {
+    EXPECT_TRUE(CheckYamlCppEnds(text, "f.yaml").ok()) << text;
+  }
+  EXPECT_TRUE(CheckYamlDepth(maps, "f.yaml").ok());
+}
+
 }  // namespace
 }  // namespace gcushare::json

@@ -21,7 +21,8 @@
 # corpus size, findings), appends one line per campaign to
 # fuzz/campaigns.tsv (the cumulative record README reports; FUZZ_RECORD=
 # another file, or /dev/null to keep none), and exits non-zero when any
-# target found something.
+# target found something. SIGTERM/SIGINT stop the running campaign and
+# record it (exit 130).
 #
 # Builds in an output base of its own: the C++ toolchain is re-detected
 # for clang-14 there, which would otherwise evict the gcc build's outputs.
@@ -88,9 +89,21 @@ if ! bazel --output_base="$output_base" build --config=fuzz "${labels[@]}" 2>"$o
 fi
 bin=$(bazel --output_base="$output_base" info --config=fuzz bazel-bin 2>/dev/null)
 
+# SIGTERM or SIGINT (Ctrl-C, kill) stops the running campaign the way
+# libFuzzer stops itself (final stats printed), records what it ran, and
+# ends the script without starting the next target.
+stop=0
+fuzzer_pid=
+on_stop() {
+  stop=1
+  [[ -n $fuzzer_pid ]] && kill -TERM "$fuzzer_pid" 2>/dev/null
+}
+trap on_stop TERM INT
+
 printf '%-20s %12s %12s %10s %8s  %s\n' target executions total exec/s corpus findings
 found=0
 for t in "${targets[@]}"; do
+  ((stop)) && break
   before=$(total_of "$t")
   runs=()
   if ((goal > 0)); then
@@ -111,7 +124,11 @@ for t in "${targets[@]}"; do
   "$bin/fuzz/${t}_fuzzer" "$dir/corpus" "${dict[@]}" "${runs[@]}" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -max_len="${max_len:-65536}" -print_final_stats=1 \
-    -artifact_prefix="$dir/artifacts/" >"$dir/log" 2>&1
+    -artifact_prefix="$dir/artifacts/" >"$dir/log" 2>&1 &
+  fuzzer_pid=$!
+  # A trapped signal ends `wait` early: wait again until the fuzzer is gone.
+  while kill -0 "$fuzzer_pid" 2>/dev/null; do wait "$fuzzer_pid"; done
+  fuzzer_pid=
   elapsed=$(($(date +%s) - started))
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log" | tail -1)
   speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$dir/log" | tail -1)
@@ -125,4 +142,5 @@ for t in "${targets[@]}"; do
     "${speed:-?}" "$size" "${findings:-none}"
 done
 echo "logs and artifacts: $out_root/<target>/; record: $record"
+((stop)) && { echo "fuzz: stopped by a signal" >&2; exit 130; }
 exit "$found"
