@@ -1,0 +1,88 @@
+// NodeResources: the host CPU and memory of the nodes, as the binpack
+// policy weighs them (extender::HostFit): each node's allocatable CPU and
+// memory (status.allocatable) and the sum of the requests of ALL pods bound
+// to it, plain pods included.
+//
+// Kept tiny (README "The extender's memory"): a pod costs one hash-map
+// entry of its uid (128 bits), node index, CPU millicores and memory bytes
+// (about 60 bytes with the map's own overhead); a node its name and four
+// numbers. Nodes keep their index once seen, so a pod never holds a name.
+//
+// Bad input (an unreadable quantity) gets InvalidArgument and changes
+// nothing. Thread-safe: one mutex guards everything; calls are short.
+//
+// Not yet wired to the informers (README "Binpacking on Alibaba's
+// traces"): kube::Informer does not report the deletion of an object its
+// transform did not keep, and the extender keeps no plain pods.
+#ifndef GCUSHARE_EXTENDER_NODE_RESOURCES_H_
+#define GCUSHARE_EXTENDER_NODE_RESOURCES_H_
+
+#include <array>
+#include <cstdint>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "extender/request_mix.h"
+#include "status/status.h"
+
+namespace gcushare::extender {
+
+// A pod's effective CPU (millicores) and memory (bytes) request, computed
+// as Kubernetes does for any resource (contract/pod_request.h): per
+// container requests, else limits; max(sum of app containers and sidecars,
+// the largest init container with the sidecars before it). InvalidArgument
+// naming the container for an unreadable quantity.
+StatusOr<HostRequest> PodHostRequest(const nlohmann::json& pod);
+
+class NodeResources {
+ public:
+  // From a node object: metadata.name and status.allocatable cpu and
+  // memory. InvalidArgument (nothing changes) when one cannot be read.
+  Status UpsertNode(const nlohmann::json& node);
+  void RemoveNode(std::string_view name);
+
+  // From a pod object: counted on spec.nodeName with PodHostRequest();
+  // a pod without a node or finished (Succeeded, Failed) is removed.
+  // InvalidArgument (nothing changes) for an unreadable request or uid.
+  Status UpsertPod(const nlohmann::json& pod);
+  void RemovePod(std::string_view uid);
+
+  // Allocatable minus the pods' requests; nullopt when the node's
+  // allocatable is unknown.
+  std::optional<HostRequest> Free(std::string_view node) const;
+  size_t pod_count() const;
+
+ private:
+  using Uid = std::array<uint64_t, 2>;
+  struct UidHash {
+    size_t operator()(const Uid& uid) const { return uid[0] ^ (uid[1] * 31); }
+  };
+  struct Node {
+    std::string name;
+    bool known = false;  // Allocatable read from the node object.
+    HostRequest allocatable;
+    HostRequest requested;  // Sum over the pods counted here.
+  };
+  struct Pod {
+    uint32_t node = 0;
+    int64_t cpu_milli = 0;
+    int64_t memory = 0;
+  };
+  static StatusOr<Uid> ParseUid(std::string_view uid);
+  uint32_t IndexLocked(std::string_view name);
+  void RemoveLocked(const Uid& uid);
+
+  mutable std::mutex mu_;
+  std::vector<Node> nodes_;                          // Guarded by mu_.
+  std::unordered_map<std::string, uint32_t> index_;  // Guarded by mu_.
+  std::unordered_map<Uid, Pod, UidHash> pods_;       // Guarded by mu_.
+};
+
+}  // namespace gcushare::extender
+
+#endif  // GCUSHARE_EXTENDER_NODE_RESOURCES_H_
