@@ -17,9 +17,10 @@ namespace {
 // How much one unit of card memory stranded for lack of host resources
 // weighs in kBinpack's node rank, against 1 per unit of memory left free
 // and 2 per unit of card fragmentation (tuned with the openb replay,
-// README.md "Binpacking on Alibaba's traces": 2 gains little, 30-50 most;
-// above that the node's own fill stops counting).
-constexpr double kHostFragmentWeight = 30;
+// README.md "Binpacking on Alibaba's traces": 2 gains little; 30-50 gain
+// most on the traces with CPU-only tasks but strand more on the
+// all-sharing gpushare100 with 24 GiB G2 cards than best fit; 10 keeps it).
+constexpr double kHostFragmentWeight = 10;
 
 }  // namespace
 

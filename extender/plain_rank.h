@@ -4,9 +4,12 @@
 // the GCU requests seen would need to use the node's free cards
 // (RequestMix::HostFragment, FGD's idea applied to pods without cards).
 //
-// Order, higher first: the least card memory stranded; then a node without
-// free card memory (no cards, or all in use) over one with some; then the
-// tightest fit (the least CPU, then memory, left free).
+// Order, higher first: the least card memory stranded; then the tightest
+// fit by BestFit's node rule: the least CPU left (per 128 cores) plus
+// share of the node's card memory free, so a node without free card memory
+// (no cards, or all in use) comes before one with some, other things
+// equal. (Putting every node without free card memory first strands more
+// on the all-sharing gpushare100 trace.)
 //
 // Pure; thread-compatible.
 #ifndef GCUSHARE_EXTENDER_PLAIN_RANK_H_
@@ -23,7 +26,7 @@ namespace gcushare::extender {
 
 // The rank of a node with `cards` (null: no sharing cards) and host
 // figures `host` for a plain pod; compared lexicographically. `mix` (may be
-// null: nothing learned, then only the last two keys order) is borrowed.
+// null: nothing learned, then only the fit orders) is borrowed.
 std::array<double, 3> PlainRank(const std::vector<CardUsage>* cards,
                                 const HostFit& host, const RequestMix* mix);
 
