@@ -181,6 +181,28 @@ void NodeResources::RemoveLocked(const Uid& uid) {
 }
 
 Status NodeResources::UpsertPod(const nlohmann::json& pod) {
+  return Upsert(pod, false);
+}
+
+Status NodeResources::UpsertUnstoredPod(const nlohmann::json& pod) {
+  return Upsert(pod, true);
+}
+
+void NodeResources::BeginSweep() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++sweep_;
+}
+
+void NodeResources::EndSweep() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<Uid> gone;
+  for (const auto& [uid, pod] : pods_) {
+    if (pod.seen != 0 && pod.seen != sweep_) gone.push_back(uid);
+  }
+  for (const Uid& uid : gone) RemoveLocked(uid);
+}
+
+Status NodeResources::Upsert(const nlohmann::json& pod, bool unstored) {
   const nlohmann::json meta = pod.value("metadata", nlohmann::json::object());
   auto uid = ParseUid(meta.value("uid", ""));
   if (!uid.ok()) return uid.status();
@@ -197,7 +219,8 @@ Status NodeResources::UpsertPod(const nlohmann::json& pod) {
   }
   const uint32_t index = IndexLocked(node);
   nodes_[index].requested = Sum(nodes_[index].requested, *request);
-  pods_[*uid] = {index, request->cpu_milli, request->memory};
+  pods_[*uid] = {index, unstored ? sweep_ : 0, request->cpu_milli,
+                 request->memory};
   return OkStatus();
 }
 

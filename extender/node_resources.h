@@ -11,9 +11,10 @@
 // Bad input (an unreadable quantity) gets InvalidArgument and changes
 // nothing. Thread-safe: one mutex guards everything; calls are short.
 //
-// Not yet wired to the informers (README "Binpacking on Alibaba's
-// traces"): kube::Informer does not report the deletion of an object its
-// transform did not keep, and the extender keeps no plain pods.
+// Fed by NodeFeed and PodFeed (extender/cache_feed.h). The pod informer
+// stores only GCU pods, so the other pods are counted from its OnUnkept
+// reports and released on OnUnkeptDelete, or by the sweep at the end of a
+// relist when they were deleted while it did not watch.
 #ifndef GCUSHARE_EXTENDER_NODE_RESOURCES_H_
 #define GCUSHARE_EXTENDER_NODE_RESOURCES_H_
 
@@ -52,6 +53,15 @@ class NodeResources {
   Status UpsertPod(const nlohmann::json& pod);
   void RemovePod(std::string_view uid);
 
+  // The pods the informer does not store: UpsertUnstoredPod() counts one
+  // as UpsertPod() does, and marks it seen in the current sweep. Between
+  // BeginSweep() and EndSweep() every such pod still there is upserted
+  // again (a relist); EndSweep() removes those that were not. Pods counted
+  // by UpsertPod() are never swept (their deletion is reported).
+  Status UpsertUnstoredPod(const nlohmann::json& pod);
+  void BeginSweep();
+  void EndSweep();
+
   // Allocatable minus the pods' requests; nullopt when the node's
   // allocatable is unknown.
   std::optional<HostRequest> Free(std::string_view node) const;
@@ -70,17 +80,20 @@ class NodeResources {
   };
   struct Pod {
     uint32_t node = 0;
+    uint32_t seen = 0;  // Sweep generation; 0: never swept.
     int64_t cpu_milli = 0;
     int64_t memory = 0;
   };
   static StatusOr<Uid> ParseUid(std::string_view uid);
   uint32_t IndexLocked(std::string_view name);
+  Status Upsert(const nlohmann::json& pod, bool unstored);
   void RemoveLocked(const Uid& uid);
 
   mutable std::mutex mu_;
   std::vector<Node> nodes_;                          // Guarded by mu_.
   std::unordered_map<std::string, uint32_t> index_;  // Guarded by mu_.
   std::unordered_map<Uid, Pod, UidHash> pods_;       // Guarded by mu_.
+  uint32_t sweep_ = 1;                               // Guarded by mu_.
 };
 
 }  // namespace gcushare::extender
