@@ -109,5 +109,34 @@ TEST_F(BinpackSchedulerTest, TwelveGibGoesToAFreshCardOfTheUsedNode) {
   EXPECT_EQ(Inspect(other)["usedGCU"], 0);
 }
 
+// (b) node CPU over HTTP: two untouched nodes fit a GCU pod's card request
+// alike, but plain pods (which the extender's pod informer does not store)
+// use up most of one's CPU: the pod would leave that node too little CPU
+// for the GCU pods seen so far, stranding its cards, so the filter keeps
+// only the other node.
+TEST_F(BinpackSchedulerTest, GcuPodAvoidsTheNodeWhoseCpuPlainPodsUsedUp) {
+  for (const char* name : {"a", "b", "c"}) CreateNode(ScoredNode(name));
+  // 22 of a's 32 CPUs, before the extender starts: its first list, which
+  // completes before it reports synced, counts them.
+  for (int i = 0; i < 11; ++i) {
+    json plain = MemoryPod("plain-" + std::to_string(i), 0);
+    plain["spec"]["containers"][0]["resources"] = {
+        {"requests", {{"cpu", "2"}, {"memory", "1Gi"}}}};
+    plain["spec"]["nodeName"] = "a";
+    CreatePod(plain);
+  }
+  StartExtender();
+  for (const char* name : {"a", "b", "c"}) WaitForNode(name);
+  // A GCU pod bound to c teaches the request mix that GCU pods ask 8 CPUs.
+  json warm = CreatePod(ScoredPod("warm", 4));
+  ASSERT_EQ(Bind(warm, "c"), "");
+
+  // a has 10 CPUs free: the pod fits there, but leaves 2.
+  json pod = CreatePod(ScoredPod("p4", 4));
+  json filtered = Filter(pod, {"a", "b"});
+  EXPECT_EQ(filtered["NodeNames"], json::array({"b"})) << filtered;
+  EXPECT_TRUE(filtered["FailedAndUnresolvableNodes"].contains("a")) << filtered;
+}
+
 }  // namespace
 }  // namespace gcushare
