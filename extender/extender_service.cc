@@ -2,12 +2,16 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
+#include <functional>
 
 #include "contract/annotations.h"
 #include "contract/names.h"
 #include "contract/pod_request.h"
 #include "extender/node_verdict.h"
+#include "extender/plain_rank.h"
 #include "extender/pod_usage.h"
 #include "kube/json_fields.h"
 
@@ -177,6 +181,44 @@ HttpReply ExtenderService::Prioritize(std::string_view body) const {
                                              : std::nullopt);
   });
   scores = RankScores(policy_, verdicts);
+  return Ok(EncodeHostPriorityList(scores));
+}
+
+HttpReply ExtenderService::PrioritizePlain(std::string_view body) const {
+  auto args = ParseExtenderArgs(body);
+  if (!args.ok()) return BadRequest(args.status().message());
+  std::vector<std::string> names = args->CandidateNames();
+  std::vector<std::pair<std::string, int64_t>> scores;
+  scores.reserve(names.size());
+  auto request = contract::ComputePodRequest(args->pod);
+  const std::optional<HostRequest> pod_host = PodHost(args->pod);
+  if (!request.ok() || request->Wants() || !pod_host.has_value()) {
+    for (const std::string& name : names) scores.emplace_back(name, 0);
+    return Ok(EncodeHostPriorityList(scores));
+  }
+  std::shared_ptr<const RequestMix> mix = history_.Mix();
+  // Ranks of the sharing nodes with known host figures; fixed scores for
+  // the others.
+  std::vector<std::pair<size_t, std::array<double, 3>>> ranked;
+  cache_->Visit(names, [&](const std::string& name, const CachedNode* node) {
+    const std::optional<HostFit> host = HostOn(name, pod_host);
+    if (node == nullptr || !host.has_value()) {
+      scores.emplace_back(name, node == nullptr ? 10 : 0);
+      return;
+    }
+    ranked.emplace_back(scores.size(),
+                        PlainRank(&node->cards, *host, mix.get()));
+    scores.emplace_back(name, 0);
+  });
+  std::vector<std::array<double, 3>> levels;
+  for (const auto& [at, rank] : ranked) levels.push_back(rank);
+  std::sort(levels.begin(), levels.end(), std::greater<>());
+  levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+  for (const auto& [at, rank] : ranked) {
+    const auto level = std::find(levels.begin(), levels.end(), rank);
+    scores[at].second =
+        std::max<int64_t>(0, 9 - static_cast<int64_t>(level - levels.begin()));
+  }
   return Ok(EncodeHostPriorityList(scores));
 }
 

@@ -79,6 +79,18 @@ class ExtenderService {
   HttpReply Filter(std::string_view body) const;
   HttpReply Prioritize(std::string_view body) const;
   HttpReply Bind(std::string_view body);
+  // The plain-pod entry's prioritize (path /plain/prioritize; a second
+  // scheduler extender entry without managedResources, so kube-scheduler
+  // calls it for every pod): for a pod that asks for no GCU resource, the
+  // binpack policy's PlainRank (the least card memory stranded by the CPU
+  // and memory it takes, then BestFit's node rule), 9 for the best-ranked
+  // sharing nodes and one less per rank below (at least 0); a node that is
+  // not a sharing node strands no card memory and keeps the sharing nodes
+  // free: 10; a sharing node whose host figures are unknown: 0. A pod that
+  // asks for GCU resources, or
+  // whose request cannot be read, gets 0 everywhere (the GCU entry
+  // decides). Bad body: 400.
+  HttpReply PrioritizePlain(std::string_view body) const;
 
   // The usage view of the vendor manual, {"nodes":[...]}, for every node
   // (sorted by name) or for one node (nullopt when it is not cached).

@@ -138,5 +138,57 @@ TEST_F(BinpackSchedulerTest, GcuPodAvoidsTheNodeWhoseCpuPlainPodsUsedUp) {
   EXPECT_TRUE(filtered["FailedAndUnresolvableNodes"].contains("a")) << filtered;
 }
 
+// (a) plain pods: with the plain-pod entry (the config manager's output
+// with rankPlainPods; no managedResources, so kube-scheduler calls it for
+// every pod), a plain pod goes to the node whose cards are all in use, where
+// it strands no card memory, although kube-scheduler's own scores
+// (LeastAllocated, BalancedAllocation) prefer the emptier node with free
+// cards; under the shipped configuration it goes there.
+TEST_F(BinpackSchedulerTest, PlainPodGoesWhereItStrandsNoCardMemory) {
+  CreateNode(ScoredNode("a"));
+  CreateNode(ScoredNode("b"));
+  StartExtender();
+  WaitForNode("a");
+  WaitForNode("b");
+  // Fill a's two cards: 16 of its 32 CPUs are taken, none of its card memory
+  // is free; the mix learns that GCU pods ask 8 CPUs.
+  for (const char* name : {"g0", "g1"}) {
+    json gcu = CreatePod(ScoredPod(name, 16));
+    ASSERT_EQ(Bind(gcu, "a"), "");
+  }
+  json plain = MemoryPod("plain", 0);
+  plain["spec"]["containers"][0]["resources"] = {
+      {"requests", {{"cpu", "14"}, {"memory", "1Gi"}}}};
+  json shipped_plain = plain;
+  shipped_plain["metadata"]["name"] = "plain-shipped";
+
+  // The shipped configuration never shows the extender a plain pod:
+  // kube-scheduler's scores send it to the emptier b.
+  CreatePod(shipped_plain);
+  const std::string shipped = WriteShippedConfig();
+  ScheduleOnce(shipped);
+  EXPECT_EQ(GetPod("plain-shipped")["spec"]["nodeName"], "b");
+  // It stays: b keeps 18 CPUs free against a's 16, so kube-scheduler's
+  // own scores still prefer b below.
+
+  // With the plain-pod entry (weight 25: one score level outweighs the
+  // default plugins' 0..200), it goes to a.
+  std::string config = testing::ReadFileOrEmpty(shipped);
+  config +=
+      "- urlPrefix: http://127.0.0.1:" + std::to_string(extender_.port()) +
+      "/gcushare-scheduler\n"
+      "  prioritizeVerb: plain/prioritize\n"
+      "  weight: 25\n"
+      "  enableHTTPS: false\n"
+      "  nodeCacheCapable: true\n"
+      "  httpTimeout: 30s\n"
+      "  ignorable: true\n";
+  const std::string with_plain = dir_ + "/scheduler-config-plain.yaml";
+  testing::WriteFileOrDie(with_plain, config);
+  CreatePod(plain);
+  ScheduleOnce(with_plain);
+  EXPECT_EQ(GetPod("plain")["spec"]["nodeName"], "a");
+}
+
 }  // namespace
 }  // namespace gcushare
