@@ -11,6 +11,7 @@
 #include "extender/card_allocator.h"
 #include "extender/card_cache.h"
 #include "extender/node_verdict.h"
+#include "extender/plain_rank.h"
 #include "extender/request_mix.h"
 
 namespace gcushare::binpack {
@@ -95,9 +96,14 @@ class Run {
   int Choose(const SimTask& task, std::vector<uint32_t>* cards) {
     best_.clear();
     if (policy_ == ReplayPolicy::kFgd) return ChooseFgd(task, cards);
-    if (task.units == 0 && task.cards == 0) return ChooseCpuOnly(task);
+    if (task.units == 0 && task.cards == 0) {
+      if (policy_ == ReplayPolicy::kDefaultAll) return ChoosePlain(task);
+      return ChooseCpuOnly(task);
+    }
     switch (policy_) {
       case ReplayPolicy::kDefault:
+      case ReplayPolicy::kDefaultAll:
+      case ReplayPolicy::kDefaultCards:
         return ChooseDefault(task, cards);
       case ReplayPolicy::kBestFit:
         return ChooseBestFit(task, cards);
@@ -124,7 +130,9 @@ class Run {
       }
     }
     if (task.units > 0 || task.cards > 0) {
-      history_.Record(task.units, task.cards);
+      const extender::HostRequest host{task.cpu, task.memory};
+      history_.Record(task.units, task.cards,
+                      policy_ == ReplayPolicy::kDefaultCards ? nullptr : &host);
     }
   }
 
@@ -174,6 +182,28 @@ class Run {
     return Pick();
   }
 
+  static extender::HostFit HostOf(const SimNode& node, const SimTask& task) {
+    return {{node.cpu_free, node.memory_free}, {task.cpu, task.memory}};
+  }
+
+  // default-all: the extender's ranking of plain pods (PlainRank), the best
+  // rank, random among ties.
+  int ChoosePlain(const SimTask& task) {
+    std::shared_ptr<const extender::RequestMix> mix = history_.Mix();
+    std::array<double, 3> best_key{};
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+      const SimNode& node = nodes_[i];
+      if (!HostFits(node, task)) continue;
+      const extender::HostFit host = HostOf(node, task);
+      Offer(static_cast<int>(i),
+            extender::PlainRank(
+                node.cached.cards.empty() ? nullptr : &node.cached.cards, host,
+                mix.get()),
+            &best_key);
+    }
+    return Pick();
+  }
+
   int ChooseDefault(const SimTask& task, std::vector<uint32_t>* cards) {
     contract::PodRequest request;
     request.memory_units = task.units;
@@ -184,8 +214,10 @@ class Run {
     for (size_t i = 0; i < nodes_.size(); ++i) {
       const SimNode& node = nodes_[i];
       if (node.cached.cards.empty() || !HostFits(node, task)) continue;
+      const extender::HostFit host = HostOf(node, task);
       extender::NodeVerdict verdict = extender::Judge(
-          &node.cached, request, extender::Policy::kBinpack, mix.get());
+          &node.cached, request, extender::Policy::kBinpack, mix.get(),
+          policy_ == ReplayPolicy::kDefaultCards ? nullptr : &host);
       if (!verdict.fits) continue;
       placements[i] = std::move(verdict.placement.cards);
       Offer(static_cast<int>(i), verdict.placement.rank, &best_key);
@@ -399,19 +431,26 @@ class Run {
 
 StatusOr<ReplayPolicy> ParseReplayPolicy(std::string_view text) {
   if (text == "default") return ReplayPolicy::kDefault;
+  if (text == "default-all") return ReplayPolicy::kDefaultAll;
+  if (text == "default-cards") return ReplayPolicy::kDefaultCards;
   if (text == "bestfit") return ReplayPolicy::kBestFit;
   if (text == "fgd") return ReplayPolicy::kFgd;
   if (text == "fgd-cards") return ReplayPolicy::kFgdCards;
   if (text == "fgd-gcu") return ReplayPolicy::kFgdGcu;
   return InvalidArgumentError(
       "unknown policy \"" + std::string(text) +
-      "\" (valid: default, bestfit, fgd, fgd-cards, fgd-gcu)");
+      "\" (valid: default, default-all, default-cards, bestfit, fgd, "
+      "fgd-cards, fgd-gcu)");
 }
 
 std::string_view ReplayPolicyName(ReplayPolicy policy) {
   switch (policy) {
     case ReplayPolicy::kDefault:
       return "default";
+    case ReplayPolicy::kDefaultAll:
+      return "default-all";
+    case ReplayPolicy::kDefaultCards:
+      return "default-cards";
     case ReplayPolicy::kBestFit:
       return "bestfit";
     case ReplayPolicy::kFgd:

@@ -10,9 +10,19 @@
 // the tasks placed so far, the node is chosen the way kube-scheduler
 // chooses from the extender's answers (the best rank, random among ties:
 // the extender's filter keeps only the best-ranked nodes), and the cards
-// are the ones Judge() chose. Tasks that ask for no card are placed by
-// BestFit's node rule below under default, bestfit, fgd-gcu and fgd-cards
-// (the extender never sees them). The references:
+// are the ones Judge() chose. Judge() is given the node's free CPU and
+// memory and the task's (extender::HostFit), and the mix learns the GCU
+// tasks' CPU and memory, so a node whose free cards the task would strand
+// for lack of CPU ranks lower. Tasks that ask for no card are placed by
+// BestFit's node rule below under default, default-cards, bestfit, fgd-gcu
+// and fgd-cards (kube-scheduler does not show them to the extender). The
+// variants:
+// - default-all: default, and the extender also ranks the tasks without
+//   cards (extender::PlainRank: where they strand the least card memory;
+//   the opt-in second scheduler extender entry);
+// - default-cards: default without host figures (the policy before node
+//   CPU reached the extender).
+// The references:
 // - bestfit, the paper's BestFit: the node left with the least
 //   0.5 * free CPU / 128 cores + 0.5 * free card memory / 8 reference cards,
 //   then the tightest card;
@@ -44,10 +54,18 @@
 
 namespace gcushare::binpack {
 
-enum class ReplayPolicy { kDefault, kBestFit, kFgd, kFgdCards, kFgdGcu };
+enum class ReplayPolicy {
+  kDefault,
+  kDefaultAll,
+  kDefaultCards,
+  kBestFit,
+  kFgd,
+  kFgdCards,
+  kFgdGcu
+};
 
-// "default", "bestfit", "fgd", "fgd-cards", "fgd-gcu"; anything else is
-// InvalidArgument.
+// "default", "default-all", "default-cards", "bestfit", "fgd", "fgd-cards",
+// "fgd-gcu"; anything else is InvalidArgument.
 StatusOr<ReplayPolicy> ParseReplayPolicy(std::string_view text);
 std::string_view ReplayPolicyName(ReplayPolicy policy);
 

@@ -54,7 +54,8 @@ TEST(ReplayTest, WholeCardsFillTheClusterUnderEveryPolicy) {
   ReplayConfig config;
   config.inflation = 1.0;
   for (ReplayPolicy policy :
-       {ReplayPolicy::kDefault, ReplayPolicy::kBestFit, ReplayPolicy::kFgd,
+       {ReplayPolicy::kDefault, ReplayPolicy::kDefaultAll,
+        ReplayPolicy::kDefaultCards, ReplayPolicy::kBestFit, ReplayPolicy::kFgd,
         ReplayPolicy::kFgdCards, ReplayPolicy::kFgdGcu}) {
     auto result = Replay(*nodes, tasks, config, policy, 42);
     ASSERT_TRUE(result.ok()) << result.status();

@@ -86,6 +86,15 @@ void AddFlags(CLI::App& app, Flags* f) {
                  "the extender entry's prioritize weight")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
+  app.add_flag("--rank-plain-pods,!--no-rank-plain-pods",
+               f->manager.entry.rank_plain_pods,
+               "also add the entry that ranks pods without GCU requests "
+               "(prioritize only, for every pod, ignorable)")
+      ->capture_default_str();
+  app.add_option("--plain-weight", f->manager.entry.plain_weight,
+                 "that entry's prioritize weight")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
   app.add_option("--kubeconfig", f->kubeconfig,
                  "kubeconfig for --extender-service look-ups; absent: the "
                  "in-cluster service account");

@@ -16,6 +16,13 @@ std::string ScalarOr(const YAML::Node& node, const std::string& fallback) {
   }
 }
 
+// Our entries, in order, appended to `extenders`.
+void AppendOurEntries(const ExtenderEntryOptions& options,
+                      YAML::Node& extenders) {
+  extenders.push_back(MakeExtenderEntry(options));
+  if (options.rank_plain_pods) extenders.push_back(MakePlainEntry(options));
+}
+
 }  // namespace
 
 std::string ExtenderUrl(std::string_view host, int port) {
@@ -48,6 +55,18 @@ YAML::Node MakeExtenderEntry(const ExtenderEntryOptions& options) {
   return entry;
 }
 
+YAML::Node MakePlainEntry(const ExtenderEntryOptions& options) {
+  YAML::Node entry(YAML::NodeType::Map);
+  entry["urlPrefix"] = options.url_prefix;
+  entry["prioritizeVerb"] = "plain/prioritize";
+  entry["weight"] = options.plain_weight;
+  entry["enableHTTPS"] = false;
+  entry["nodeCacheCapable"] = true;
+  entry["httpTimeout"] = options.http_timeout;
+  entry["ignorable"] = true;
+  return entry;
+}
+
 bool IsOurEntry(const YAML::Node& entry) {
   if (!entry.IsMap()) return false;
   std::string url = ScalarOr(entry["urlPrefix"], "");
@@ -77,7 +96,7 @@ std::string NewSchedulerConfig(const std::string& api_version,
   config["clientConnection"]["kubeconfig"] = kubeconfig;
   config["leaderElection"]["leaderElect"] = leader_elect;
   YAML::Node extenders(YAML::NodeType::Sequence);
-  extenders.push_back(MakeExtenderEntry(options));
+  AppendOurEntries(options, extenders);
   config["extenders"] = extenders;
   return "# Written by gcushare-config-manager: kube-scheduler with the "
          "GCUShare extender.\n# Removed again on uninstall.\n" +
@@ -108,7 +127,7 @@ StatusOr<std::string> AddOurExtender(std::string_view original,
   if (old && old.IsSequence()) {
     for (const YAML::Node& entry : old) {
       if (IsOurEntry(entry)) {
-        if (!placed) extenders.push_back(MakeExtenderEntry(options));
+        if (!placed) AppendOurEntries(options, extenders);
         placed = true;
         continue;
       }
@@ -122,7 +141,7 @@ StatusOr<std::string> AddOurExtender(std::string_view original,
       extenders.push_back(entry);
     }
   }
-  if (!placed) extenders.push_back(MakeExtenderEntry(options));
+  if (!placed) AppendOurEntries(options, extenders);
   config["extenders"] = extenders;
   return EmitYaml(config);
 }

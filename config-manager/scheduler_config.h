@@ -1,6 +1,8 @@
 // kube-scheduler's KubeSchedulerConfiguration, as far as GCUShare touches
-// it: our one entry in `extenders` (docs/contracts.md, "kube-scheduler
-// configuration"; keys in docs/protocols.md 2.4, the same in v1beta1..v1).
+// it: our entry in `extenders` (docs/contracts.md, "kube-scheduler
+// configuration"; keys in docs/protocols.md 2.4, the same in v1beta1..v1),
+// and with rank_plain_pods a second one that ranks the pods without GCU
+// requests.
 //
 // An entry is ours when its urlPrefix ends in /gcushare-scheduler (any host
 // and port). Every other entry is kept as it is.
@@ -24,6 +26,9 @@ struct ExtenderEntryOptions {
   std::string url_prefix;
   int weight = 1;
   std::string http_timeout = "30s";
+  // Also the plain-pod entry (MakePlainEntry) with this weight.
+  bool rank_plain_pods = false;
+  int plain_weight = 25;
 };
 
 // "http://<host>:<port>/gcushare-scheduler"; IPv6 hosts get brackets.
@@ -32,6 +37,13 @@ std::string ExtenderUrl(std::string_view host, int port);
 // Our entry: filter/prioritize/bind, nodeCacheCapable, both resources with
 // ignoredByScheduler false, not ignorable.
 YAML::Node MakeExtenderEntry(const ExtenderEntryOptions& options);
+
+// The plain-pod entry: prioritizeVerb plain/prioritize only, no
+// managedResources (kube-scheduler then calls it for every pod; it answers
+// 0 everywhere for GCU pods), `plain_weight` (25: one of its score levels,
+// 250 points, outweighs the 0..200 of the default profile's
+// NodeResourcesFit and BalancedAllocation), nodeCacheCapable, ignorable.
+YAML::Node MakePlainEntry(const ExtenderEntryOptions& options);
 
 // Whether `entry` (one element of `extenders`) is GCUShare's.
 bool IsOurEntry(const YAML::Node& entry);

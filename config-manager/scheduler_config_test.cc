@@ -184,3 +184,55 @@ TEST(SchedulerConfigTest, ShippedExamplesCarryTheContract) {
 
 }  // namespace
 }  // namespace gcushare::config_manager
+
+namespace gcushare::config_manager {
+namespace {
+
+// The plain-pod entry (docs/contracts.md): prioritize only, no
+// managedResources, ignorable, the same urlPrefix.
+void ExpectPlainEntry(const YAML::Node& e, const std::string& url) {
+  ASSERT_TRUE(e.IsMap());
+  EXPECT_EQ(e["urlPrefix"].Scalar(), url);
+  EXPECT_EQ(e["prioritizeVerb"].Scalar(), "plain/prioritize");
+  EXPECT_FALSE(e["filterVerb"]);
+  EXPECT_FALSE(e["bindVerb"]);
+  EXPECT_FALSE(e["managedResources"]);
+  EXPECT_EQ(e["weight"].as<int>(), 25);
+  EXPECT_TRUE(e["nodeCacheCapable"].as<bool>());
+  EXPECT_TRUE(e["ignorable"].as<bool>(false));
+  EXPECT_TRUE(IsOurEntry(e));
+}
+
+TEST(SchedulerConfigTest, PlainEntryOnlyWhenRankingPlainPods) {
+  ExtenderEntryOptions plain = Options();
+  plain.rank_plain_pods = true;
+  const std::string text =
+      NewSchedulerConfig("kubescheduler.config.k8s.io/v1",
+                         "/etc/kubernetes/scheduler.conf", false, plain);
+  auto config = ParseYamlMap(text, "new");
+  ASSERT_TRUE(config.ok()) << text;
+  ASSERT_EQ((*config)["extenders"].size(), 2u);
+  ExpectContractEntry((*config)["extenders"][0], kUrl);
+  ExpectPlainEntry((*config)["extenders"][1], kUrl);
+
+  // Added to a configuration with another extender: ours follow it; adding
+  // again changes nothing; turning it off drops the plain entry.
+  std::string original = Testdata("scheduler-config-custom.yaml");
+  auto added = AddOurExtender(original, "custom.yaml", plain);
+  ASSERT_TRUE(added.ok()) << added.status().ToString();
+  auto added_config = ParseYamlMap(*added, "added");
+  ASSERT_EQ((*added_config)["extenders"].size(), 3u);
+  ExpectContractEntry((*added_config)["extenders"][1], kUrl);
+  ExpectPlainEntry((*added_config)["extenders"][2], kUrl);
+  auto again = AddOurExtender(*added, "added", plain);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, *added);
+  auto off = AddOurExtender(*added, "added", Options());
+  ASSERT_TRUE(off.ok());
+  auto off_config = ParseYamlMap(*off, "off");
+  ASSERT_EQ((*off_config)["extenders"].size(), 2u);
+  ExpectContractEntry((*off_config)["extenders"][1], kUrl);
+}
+
+}  // namespace
+}  // namespace gcushare::config_manager

@@ -91,7 +91,9 @@ json::FieldTree NodeFields() {
   }
   fields.Add({"metadata", "labels", contract::kSharingNodeLabel})
       .Add({"metadata", "annotations", contract::kNodeMemoryUnit})
-      .Add({"metadata", "annotations", contract::kNodeDevices});
+      .Add({"metadata", "annotations", contract::kNodeDevices})
+      .Add({"status", "allocatable", "cpu"})
+      .Add({"status", "allocatable", "memory"});
   return fields;
 }
 
@@ -101,6 +103,16 @@ void NodeFeed::OnAdd(const nlohmann::json& node) {
     spdlog::warn("node {}: left out of placement: {}", view.name, view.problem);
   }
   cache_->UpsertNode(node);
+  UpsertResources(node);
+}
+
+void NodeFeed::UpsertResources(const nlohmann::json& node) {
+  if (resources_ == nullptr) return;
+  Status status = resources_->UpsertNode(node);
+  if (!status.ok()) {
+    spdlog::warn("node {}: host resources unknown: {}", ReadNodeView(node).name,
+                 status.message());
+  }
 }
 
 void NodeFeed::OnUpdate(const nlohmann::json& old_node,
@@ -120,13 +132,17 @@ void NodeFeed::OnUpdate(const nlohmann::json& old_node,
     }
   }
   cache_->UpsertNode(new_node);
+  UpsertResources(new_node);
 }
 
 void NodeFeed::OnDelete(const nlohmann::json& last_state) {
-  cache_->RemoveNode(ReadNodeView(last_state).name);
+  const std::string name = ReadNodeView(last_state).name;
+  cache_->RemoveNode(name);
+  if (resources_ != nullptr) resources_->RemoveNode(name);
 }
 
 void PodFeed::OnAdd(const nlohmann::json& pod) {
+  CountHost(pod, true);
   Status status = cache_->UpsertPod(pod);
   if (!status.ok()) {
     PodUsage id = PodIdentity(pod);
@@ -146,12 +162,38 @@ void PodFeed::OnUpdate(const nlohmann::json& old_pod,
   // ever carry a new uid, the old incarnation's memory is freed all the same.
   if (PodIdentity(old_pod).uid != PodIdentity(new_pod).uid) {
     cache_->RemovePod(old_pod);
+    if (resources_ != nullptr) resources_->RemovePod(PodIdentity(old_pod).uid);
   }
   OnAdd(new_pod);
 }
 
 void PodFeed::OnDelete(const nlohmann::json& last_state) {
   cache_->RemovePod(last_state);
+  if (resources_ != nullptr) resources_->RemovePod(PodIdentity(last_state).uid);
+}
+
+void PodFeed::OnUnkept(const nlohmann::json& pod) { CountHost(pod, false); }
+
+void PodFeed::OnUnkeptDelete(const nlohmann::json& last_state) {
+  if (resources_ != nullptr) resources_->RemovePod(PodIdentity(last_state).uid);
+}
+
+void PodFeed::OnRelistBegin() {
+  if (resources_ != nullptr) resources_->BeginSweep();
+}
+
+void PodFeed::OnRelistEnd() {
+  if (resources_ != nullptr) resources_->EndSweep();
+}
+
+void PodFeed::CountHost(const nlohmann::json& pod, bool stored) {
+  if (resources_ == nullptr) return;
+  Status status =
+      stored ? resources_->UpsertPod(pod) : resources_->UpsertUnstoredPod(pod);
+  if (!status.ok()) {
+    spdlog::warn("pod {}: CPU/memory request not counted: {}",
+                 PodIdentity(pod).Key(), status.message());
+  }
 }
 
 }  // namespace gcushare::extender

@@ -1,10 +1,14 @@
 // Informer handlers that keep a CardCache in step with the API server:
 // NodeFeed for nodes labelled enflame.com/gcushare=true, PodFeed for all
 // pods. A pod with malformed assignment annotations is logged and left
-// uncounted (its memory cannot be placed on a card).
+// uncounted (its memory cannot be placed on a card). With a NodeResources,
+// they also keep the nodes' allocatable CPU/memory and the requests of ALL
+// pods on them (the GCU pods the informer stores and the others it reports
+// as unkept; a pod with an unreadable request is logged and not counted).
 //
-// Ownership: the cache is borrowed. Thread-safety: as kube::Informer calls
-// them (one thread per informer); the cache is thread-safe.
+// Ownership: the cache and the resources are borrowed. Thread-safety: as
+// kube::Informer calls them (one thread per informer); the cache is
+// thread-safe.
 #ifndef GCUSHARE_EXTENDER_CACHE_FEED_H_
 #define GCUSHARE_EXTENDER_CACHE_FEED_H_
 
@@ -12,6 +16,7 @@
 #include <optional>
 
 #include "extender/card_cache.h"
+#include "extender/node_resources.h"
 #include "json/field_tree.h"
 #include "kube/event_queue.h"
 #include "kube/informer.h"
@@ -36,38 +41,54 @@ std::optional<nlohmann::json> NodeKeptForm(const nlohmann::json& node);
 // - a pod: metadata name, namespace, uid, resourceVersion,
 //   creationTimestamp and the GCU assignment annotations; spec.nodeName;
 //   name, restartPolicy and resources of each (init) container;
-//   status.phase;
-// - a node: metadata name, uid, resourceVersion, the sharing label and the
-//   GCU annotations.
+//   status.phase (NodeResources reads the node name, phase and CPU/memory
+//   requests of every pod from these too);
+// - a node: metadata name, uid, resourceVersion, the sharing label, the
+//   GCU annotations and status.allocatable cpu and memory.
 json::FieldTree PodFields();
 json::FieldTree NodeFields();
 
 class NodeFeed : public kube::InformerHandler {
  public:
-  explicit NodeFeed(CardCache* cache) : cache_(cache) {}
+  // `resources` may be null (no host figures).
+  explicit NodeFeed(CardCache* cache, NodeResources* resources = nullptr)
+      : cache_(cache), resources_(resources) {}
   void OnAdd(const nlohmann::json& node) override;
   void OnUpdate(const nlohmann::json& old_node,
                 const nlohmann::json& new_node) override;
   void OnDelete(const nlohmann::json& last_state) override;
 
  private:
+  void UpsertResources(const nlohmann::json& node);
+
   CardCache* const cache_;
+  NodeResources* const resources_;
 };
 
 class PodFeed : public kube::InformerHandler {
  public:
   // `events` (may be null) gets a Warning event, once, for a pod whose GCU
   // assignment cannot be read (it stays counted; see CardCache::UpsertPod).
-  explicit PodFeed(CardCache* cache, kube::EventQueue* events = nullptr)
-      : cache_(cache), events_(events) {}
+  // `resources` (may be null) counts every pod's CPU and memory.
+  explicit PodFeed(CardCache* cache, kube::EventQueue* events = nullptr,
+                   NodeResources* resources = nullptr)
+      : cache_(cache), events_(events), resources_(resources) {}
   void OnAdd(const nlohmann::json& pod) override;
   void OnUpdate(const nlohmann::json& old_pod,
                 const nlohmann::json& new_pod) override;
   void OnDelete(const nlohmann::json& last_state) override;
+  // Pods without GCU requests (not stored): NodeResources only.
+  void OnUnkept(const nlohmann::json& pod) override;
+  void OnUnkeptDelete(const nlohmann::json& last_state) override;
+  void OnRelistBegin() override;
+  void OnRelistEnd() override;
 
  private:
+  void CountHost(const nlohmann::json& pod, bool stored);
+
   CardCache* const cache_;
   kube::EventQueue* const events_;
+  NodeResources* const resources_;
 };
 
 }  // namespace gcushare::extender

@@ -2,12 +2,16 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
+#include <functional>
 
 #include "contract/annotations.h"
 #include "contract/names.h"
 #include "contract/pod_request.h"
 #include "extender/node_verdict.h"
+#include "extender/plain_rank.h"
 #include "extender/pod_usage.h"
 #include "kube/json_fields.h"
 
@@ -85,17 +89,38 @@ std::vector<std::pair<std::string, int64_t>> RankScores(
 ExtenderService::ExtenderService(CardCache* cache, kube::KubeClient* client,
                                  base::Clock* clock, Policy policy,
                                  metrics::Registry* registry,
-                                 FilterRecord* filter_record)
+                                 FilterRecord* filter_record,
+                                 const NodeResources* resources)
     : cache_(cache),
       client_(client),
       clock_(clock),
       policy_(policy),
       filter_record_(filter_record),
+      resources_(resources),
       bind_failures_(registry->AddCounter(
           "gcushare_extender_bind_failures_total",
           "Binds answered with an error, by stage (request, pod, refused, "
           "placement, binding).",
           {"stage"})) {}
+
+std::optional<HostRequest> ExtenderService::PodHost(
+    const nlohmann::json& pod) const {
+  if (resources_ == nullptr) return std::nullopt;
+  StatusOr<HostRequest> host = PodHostRequest(pod);
+  if (!host.ok()) return std::nullopt;
+  return *host;
+}
+
+std::optional<HostFit> ExtenderService::HostOn(
+    const std::string& node, const std::optional<HostRequest>& pod) const {
+  if (!pod.has_value()) return std::nullopt;
+  std::optional<HostRequest> free = resources_->Free(node);
+  if (!free.has_value()) return std::nullopt;
+  // NOTE for the VerdictMemo (extender/verdict_memo.*): the verdict now
+  // depends on the node's free CPU/memory too, so its key must include a
+  // version of the node's NodeResources entry.
+  return HostFit{*free, *pod};
+}
 
 HttpReply ExtenderService::Filter(std::string_view body) const {
   auto args = ParseExtenderArgs(body);
@@ -112,9 +137,12 @@ HttpReply ExtenderService::Filter(std::string_view body) const {
     return Ok(EncodeFilterResult(*args, result));
   }
   std::shared_ptr<const RequestMix> mix = history_.Mix();
+  const std::optional<HostRequest> pod_host = PodHost(args->pod);
   std::vector<std::pair<std::string, Placement>> fits;
   cache_->Visit(names, [&](const std::string& name, const CachedNode* node) {
-    NodeVerdict verdict = Judge(node, *request, policy_, mix.get());
+    const std::optional<HostFit> host = HostOn(name, pod_host);
+    NodeVerdict verdict =
+        Judge(node, *request, policy_, mix.get(), host ? &*host : nullptr);
     if (verdict.fits) {
       fits.emplace_back(name, std::move(verdict.placement));
     } else if (verdict.unresolvable) {
@@ -142,14 +170,55 @@ HttpReply ExtenderService::Prioritize(std::string_view body) const {
     return Ok(EncodeHostPriorityList(scores));
   }
   std::shared_ptr<const RequestMix> mix = history_.Mix();
+  const std::optional<HostRequest> pod_host = PodHost(args->pod);
   std::vector<std::pair<std::string, std::optional<Placement>>> verdicts;
   cache_->Visit(names, [&](const std::string& name, const CachedNode* node) {
-    NodeVerdict verdict = Judge(node, *request, policy_, mix.get());
+    const std::optional<HostFit> host = HostOn(name, pod_host);
+    NodeVerdict verdict =
+        Judge(node, *request, policy_, mix.get(), host ? &*host : nullptr);
     verdicts.emplace_back(name, verdict.fits ? std::optional<Placement>(
                                                    std::move(verdict.placement))
                                              : std::nullopt);
   });
   scores = RankScores(policy_, verdicts);
+  return Ok(EncodeHostPriorityList(scores));
+}
+
+HttpReply ExtenderService::PrioritizePlain(std::string_view body) const {
+  auto args = ParseExtenderArgs(body);
+  if (!args.ok()) return BadRequest(args.status().message());
+  std::vector<std::string> names = args->CandidateNames();
+  std::vector<std::pair<std::string, int64_t>> scores;
+  scores.reserve(names.size());
+  auto request = contract::ComputePodRequest(args->pod);
+  const std::optional<HostRequest> pod_host = PodHost(args->pod);
+  if (!request.ok() || request->Wants() || !pod_host.has_value()) {
+    for (const std::string& name : names) scores.emplace_back(name, 0);
+    return Ok(EncodeHostPriorityList(scores));
+  }
+  std::shared_ptr<const RequestMix> mix = history_.Mix();
+  // Ranks of the sharing nodes with known host figures; fixed scores for
+  // the others.
+  std::vector<std::pair<size_t, std::array<double, 3>>> ranked;
+  cache_->Visit(names, [&](const std::string& name, const CachedNode* node) {
+    const std::optional<HostFit> host = HostOn(name, pod_host);
+    if (node == nullptr || !host.has_value()) {
+      scores.emplace_back(name, node == nullptr ? 10 : 0);
+      return;
+    }
+    ranked.emplace_back(scores.size(),
+                        PlainRank(&node->cards, *host, mix.get()));
+    scores.emplace_back(name, 0);
+  });
+  std::vector<std::array<double, 3>> levels;
+  for (const auto& [at, rank] : ranked) levels.push_back(rank);
+  std::sort(levels.begin(), levels.end(), std::greater<>());
+  levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+  for (const auto& [at, rank] : ranked) {
+    const auto level = std::find(levels.begin(), levels.end(), rank);
+    scores[at].second =
+        std::max<int64_t>(0, 9 - static_cast<int64_t>(level - levels.begin()));
+  }
   return Ok(EncodeHostPriorityList(scores));
 }
 
@@ -212,6 +281,8 @@ Status ExtenderService::BindPod(const BindingArgs& args) {
 
   // Choose and reserve atomically with respect to other binds.
   std::shared_ptr<const RequestMix> mix = history_.Mix();
+  const std::optional<HostRequest> pod_host = PodHost(*pod);
+  const std::optional<HostFit> host = HostOn(args.node, pod_host);
   usage.node = args.node;
   std::string refusal;
   uint64_t card_total = 0;
@@ -225,7 +296,8 @@ Status ExtenderService::BindPod(const BindingArgs& args) {
       // outcome was unknown): keep its cards. This call owns it from now.
       usage.cards = existing->cards;
     } else {
-      NodeVerdict verdict = Judge(node, *request, policy_, mix.get());
+      NodeVerdict verdict =
+          Judge(node, *request, policy_, mix.get(), host ? &*host : nullptr);
       if (!verdict.fits) {
         refusal = verdict.reason;
         return;
@@ -296,7 +368,8 @@ Status ExtenderService::BindPod(const BindingArgs& args) {
                                                               now_node + ")"));
     }
   }
-  history_.Record(usage.units, usage.whole ? usage.cards.size() : 0);
+  history_.Record(usage.units, usage.whole ? usage.cards.size() : 0,
+                  pod_host ? &*pod_host : nullptr);
   std::string message =
       usage.whole
           ? "Assigned whole GCU card(s) " +

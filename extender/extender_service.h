@@ -17,7 +17,9 @@
 //   the best-ranked);
 // The binpack policy measures fragmentation against the requests of the
 // pods this service has bound (RequestHistory; it starts empty at each
-// start, where binpack is best fit).
+// start, where binpack is best fit) and, with a NodeResources, weighs the
+// card memory a pod strands by taking a node's CPU or memory (HostFit):
+// filter, prioritize and bind then rank as the replay's `default` policy.
 // - bind: refuses (changing nothing) a pod that asks for no GCU resource,
 //   a pod already bound elsewhere, and a pod/node pair the filter verb did
 //   not pass (with a FilterRecord); answers success for a pod already bound
@@ -47,6 +49,8 @@
 #include "extender/card_allocator.h"
 #include "extender/card_cache.h"
 #include "extender/filter_record.h"
+#include "extender/node_resources.h"
+#include "extender/node_verdict.h"
 #include "extender/pod_locks.h"
 #include "extender/protocol.h"
 #include "extender/request_mix.h"
@@ -64,15 +68,29 @@ struct HttpReply {
 class ExtenderService {
  public:
   // `filter_record` (may be null: bind then requires no earlier filter)
-  // is written by Filter() and read by Bind().
+  // is written by Filter() and read by Bind(). `resources` (may be null:
+  // no host figures) is read by all three verbs; borrowed, thread-safe.
   ExtenderService(CardCache* cache, kube::KubeClient* client,
                   base::Clock* clock, Policy policy,
                   metrics::Registry* registry,
-                  FilterRecord* filter_record = nullptr);
+                  FilterRecord* filter_record = nullptr,
+                  const NodeResources* resources = nullptr);
 
   HttpReply Filter(std::string_view body) const;
   HttpReply Prioritize(std::string_view body) const;
   HttpReply Bind(std::string_view body);
+  // The plain-pod entry's prioritize (path /plain/prioritize; a second
+  // scheduler extender entry without managedResources, so kube-scheduler
+  // calls it for every pod): for a pod that asks for no GCU resource, the
+  // binpack policy's PlainRank (the least card memory stranded by the CPU
+  // and memory it takes, then BestFit's node rule), 9 for the best-ranked
+  // sharing nodes and one less per rank below (at least 0); a node that is
+  // not a sharing node strands no card memory and keeps the sharing nodes
+  // free: 10; a sharing node whose host figures are unknown: 0. A pod that
+  // asks for GCU resources, or
+  // whose request cannot be read, gets 0 everywhere (the GCU entry
+  // decides). Bad body: 400.
+  HttpReply PrioritizePlain(std::string_view body) const;
 
   // The usage view of the vendor manual, {"nodes":[...]}, for every node
   // (sorted by name) or for one node (nullopt when it is not cached).
@@ -95,11 +113,19 @@ class ExtenderService {
   // there, otherwise an error. Changes nothing either way.
   Status AlreadyBound(const BindingArgs& args, const nlohmann::json& pod,
                       const std::string& bound_node);
+  // The pod's CPU and memory request; nullopt without resources_ or when
+  // it cannot be read (the node is then ranked on its cards alone).
+  std::optional<HostRequest> PodHost(const nlohmann::json& pod) const;
+  // The node's free CPU/memory and the pod's, or nullopt when either is
+  // unknown.
+  std::optional<HostFit> HostOn(const std::string& node,
+                                const std::optional<HostRequest>& pod) const;
   CardCache* const cache_;
   kube::KubeClient* const client_;
   base::Clock* const clock_;
   const Policy policy_;
   FilterRecord* const filter_record_;
+  const NodeResources* const resources_;
   PodLocks pod_locks_;
   RequestHistory history_;  // Pods bound by Bind(); thread-safe.
   metrics::Family<metrics::Counter>& bind_failures_;

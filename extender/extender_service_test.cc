@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "base/testing/fake_clock.h"
+#include "extender/node_resources.h"
 #include "extender/testing/objects.h"
 #include "kube/testing/fake_kube_client.h"
 
@@ -369,6 +370,55 @@ TEST_F(ExtenderServiceTest, BindFailureCounterCountsByStage) {
   EXPECT_NE(registry_.Render().find(
                 "gcushare_extender_bind_failures_total{stage=\"placement\"} 1"),
             std::string::npos);
+}
+
+}  // namespace
+}  // namespace gcushare::extender
+
+namespace gcushare::extender {
+namespace {
+
+// The plain-pod entry's prioritize, with host figures.
+TEST(ExtenderServicePlainTest, RanksPlainPodsAndLeavesGcuPodsNeutral) {
+  CardCache cache;
+  kube::FakeKubeClient client;
+  base::FakeClock clock;
+  metrics::Registry registry;
+  NodeResources resources;
+  ExtenderService service(&cache, &client, &clock, Policy::kBinpack, &registry,
+                          nullptr, &resources);
+  for (const char* name : {"a", "b"}) {
+    nlohmann::json node = SharingNode(name, 2, 16);
+    node["status"]["allocatable"] = {{"cpu", "32"}, {"memory", "128Gi"}};
+    cache.UpsertNode(node);
+    ASSERT_TRUE(resources.UpsertNode(node).ok());
+  }
+  // 20 of a's CPUs are taken: a 4-CPU pod fits it tighter (BestFit's rule).
+  nlohmann::json busy = MemoryPod("busy", 0);
+  busy["metadata"]["uid"] = "6f1d2c3b-0000-4000-8000-00000000000a";
+  busy["spec"]["nodeName"] = "a";
+  busy["spec"]["containers"][0]["resources"] = {
+      {"requests", {{"cpu", "20"}, {"memory", "1Gi"}}}};
+  ASSERT_TRUE(resources.UpsertUnstoredPod(busy).ok());
+
+  nlohmann::json plain = MemoryPod("plain", 0);
+  plain["spec"]["containers"][0]["resources"] = {
+      {"requests", {{"cpu", "4"}, {"memory", "1Gi"}}}};
+  HttpReply reply =
+      service.PrioritizePlain(Args(plain, {"a", "b", "cpu-only"}));
+  ASSERT_EQ(reply.status, 200) << reply.body;
+  EXPECT_EQ(nlohmann::json::parse(reply.body),
+            nlohmann::json::parse(R"([{"Host":"a","Score":9},)"
+                                  R"({"Host":"b","Score":8},)"
+                                  R"({"Host":"cpu-only","Score":10}])"));
+
+  reply = service.PrioritizePlain(Args(MemoryPod("gcu", 4), {"a", "b"}));
+  ASSERT_EQ(reply.status, 200) << reply.body;
+  EXPECT_EQ(nlohmann::json::parse(reply.body),
+            nlohmann::json::parse(R"([{"Host":"a","Score":0},)"
+                                  R"({"Host":"b","Score":0}])"));
+
+  EXPECT_EQ(service.PrioritizePlain("{not json").status, 400);
 }
 
 }  // namespace

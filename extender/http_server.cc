@@ -86,7 +86,8 @@ HttpResponse ExtenderHttpServer::Route(const HttpRequest& req) {
   path.remove_prefix(prefix.size());
   const bool post = req.method == "POST";
   const bool get = req.method == "GET";
-  if (path == "/filter" || path == "/prioritize" || path == "/bind") {
+  if (path == "/filter" || path == "/prioritize" || path == "/bind" ||
+      path == "/plain/prioritize") {
     if (!post) return Text(405, "use POST\n");
     const std::string verb(path.substr(1));
     return Timed(verb, [this, &verb, &req] {
@@ -96,6 +97,9 @@ HttpResponse ExtenderHttpServer::Route(const HttpRequest& req) {
       if (!options_.ready()) return HttpReply{503, "cache not synced yet\n"};
       if (verb == "filter") return service_->Filter(req.body);
       if (verb == "prioritize") return service_->Prioritize(req.body);
+      if (verb == "plain/prioritize") {
+        return service_->PrioritizePlain(req.body);
+      }
       return service_->Bind(req.body);
     });
   }

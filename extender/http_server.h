@@ -1,6 +1,7 @@
 // ExtenderHttpServer: serves ExtenderService over HTTP (cpp-httplib) under
 // the prefix /gcushare-scheduler (docs/contracts.md "Extender HTTP API"):
 //   POST /filter, /prioritize, /bind   kube-scheduler's extender protocol
+//   POST /plain/prioritize             the plain-pod entry's prioritize
 //   GET  /inspect, /inspect/<node>     usage JSON (vendor manual shape)
 //   GET  /version                      the version, plain text
 //   GET  /healthz                      200 "ok" once the cache has synced,

@@ -15,6 +15,7 @@
 #include "extender/card_cache.h"
 #include "extender/extender_service.h"
 #include "extender/http_server.h"
+#include "extender/node_resources.h"
 #include "extender/syscalls.h"
 #include "kube/api_permissions.h"
 #include "kube/config.h"
@@ -128,10 +129,13 @@ int Run(int argc, char** argv) {
   metrics::Registry registry;
   CardCache cache;
   RegisterCacheMetrics(&cache, &registry);
-  NodeFeed node_feed(&cache);
+  // Nodes' allocatable CPU/memory and every pod's requests, for the
+  // binpack policy's host figures (README "Binpacking on Alibaba's traces").
+  NodeResources resources;
+  NodeFeed node_feed(&cache, &resources);
   kube::EventQueue events(&api, std::string(contract::kExtenderName));
   events.Start();
-  PodFeed pod_feed(&cache, &events);
+  PodFeed pod_feed(&cache, &events, &resources);
   kube::InformerOptions node_options;
   node_options.label_selector = std::string(contract::kSharingNodeLabel) + "=" +
                                 std::string(contract::kSharingNodeLabelValue);
@@ -140,7 +144,8 @@ int Run(int argc, char** argv) {
   kube::Informer nodes(&api, kube::Resource::Nodes(), "", &node_feed,
                        node_options);
   // The pod informer keeps only pods that ask for GCU resources, as their
-  // identity (README "The extender's memory").
+  // identity (README "The extender's memory"); the others reach
+  // NodeResources as unkept objects.
   kube::InformerOptions pod_options;
   pod_options.transform = PodKeptForm;
   pod_options.fields = PodFields();
@@ -149,7 +154,8 @@ int Run(int argc, char** argv) {
   FilterRecord filter_record(&clock, /*capacity=*/100000,
                              std::chrono::minutes(10));
   ExtenderService service(&cache, &api, &clock, *policy, &registry,
-                          bind_requires_filter ? &filter_record : nullptr);
+                          bind_requires_filter ? &filter_record : nullptr,
+                          &resources);
   HttpServerOptions server_options;
   server_options.address = address;
   server_options.port = port;

@@ -20,10 +20,40 @@ struct NodeVerdict {
   Placement placement;  // When fits.
 };
 
+// A node's host resources as the binpack policy weighs them: what is free
+// on the node before the pod (allocatable minus the requests of the pods
+// on it) and what the pod asks for.
+struct HostFit {
+  HostRequest node_free;
+  HostRequest pod;
+};
+
 // `node` null: not in the cache (not a sharing node). `mix` (may be null) is
-// the binpack policy's request mix, borrowed for the call.
+// the binpack policy's request mix, borrowed for the call. `host` (may be
+// null: unknown) adds, under kBinpack with a mix that knows host requests,
+// the card memory the pod strands by leaving the node too little CPU or
+// memory for the GCU requests seen (RequestMix::HostFragment) to the node's
+// rank, weighted like card fragmentation: among fitting nodes, the one with
+// CPU to spare wins over the one whose CPU the pod nearly uses up.
 NodeVerdict Judge(const CachedNode* node, const contract::PodRequest& request,
-                  Policy policy, const RequestMix* mix = nullptr);
+                  Policy policy, const RequestMix* mix = nullptr,
+                  const HostFit* host = nullptr);
+
+// Card memory a pod strands through host resources on a node whose cards'
+// usable free memory (UsableCardUnits) goes from `usable_before` to
+// `usable_after` as it takes `host.pod` of `host.node_free`:
+// RequestMix::HostFragment after minus before. 0 without a mix.
+double HostFragmentAdded(double usable_before, double usable_after,
+                         const HostFit& host, const RequestMix* mix);
+
+// The free memory of the healthy cards no whole-card pod holds that the
+// mix's shared requests can use (a card's free memory less its expected
+// fragmentation, RequestMix::SharedFragment).
+double UsableCardUnits(const std::vector<CardUsage>& cards,
+                       const RequestMix& mix);
+
+// Free memory of the healthy cards no whole-card pod holds.
+uint64_t FreeCardUnits(const std::vector<CardUsage>& cards);
 
 // The reason given on every node for a pod asking for both resources.
 std::string MixedRequestReason();

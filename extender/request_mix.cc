@@ -1,8 +1,65 @@
 #include "extender/request_mix.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace gcushare::extender {
+namespace {
+
+// Cumulative shares from the top of `counts` (ascending keys) over `total`.
+template <typename Key>
+void Accumulate(const std::map<Key, uint64_t>& counts, double total,
+                std::vector<Key>* keys, std::vector<double>* above) {
+  double running = 0;
+  for (auto it = counts.rbegin(); it != counts.rend(); ++it) {
+    running += static_cast<double>(it->second) / total;
+    keys->push_back(it->first);
+    above->push_back(running);
+  }
+  std::reverse(keys->begin(), keys->end());
+  std::reverse(above->begin(), above->end());
+}
+
+// `x` rounded up to a step of 1/64 of its power of two (bounds the number
+// of distinct values kept).
+int64_t Coarse(int64_t x) {
+  if (x < 128) return std::max<int64_t>(x, 0);
+  const int64_t step = std::bit_floor(static_cast<uint64_t>(x)) / 64;
+  return (x + step - 1) / step * step;
+}
+
+}  // namespace
+
+RequestMix::RequestMix(const std::map<uint64_t, uint64_t>& shared,
+                       const std::map<uint32_t, uint64_t>& whole,
+                       const std::map<int64_t, uint64_t>& cpu,
+                       const std::map<int64_t, uint64_t>& memory)
+    : RequestMix(shared, whole) {
+  for (const auto& [value, count] : cpu) host_total_ += count;
+  if (host_total_ == 0) return;
+  const double total = static_cast<double>(host_total_);
+  Accumulate(cpu, total, &cpu_, &cpu_above_);
+  Accumulate(memory, total, &memory_, &memory_above_);
+}
+
+double RequestMix::ShareAbove(const std::vector<int64_t>& values,
+                              const std::vector<double>& above, int64_t x) {
+  auto it = std::upper_bound(values.begin(), values.end(), x);
+  if (it == values.end()) return 0;
+  return above[it - values.begin()];
+}
+
+double RequestMix::HostShortShare(const HostRequest& free) const {
+  if (host_total_ == 0) return 0;
+  return std::max(ShareAbove(cpu_, cpu_above_, free.cpu_milli),
+                  ShareAbove(memory_, memory_above_, free.memory));
+}
+
+double RequestMix::HostFragment(uint64_t free_units,
+                                const HostRequest& free) const {
+  if (free_units == 0) return 0;
+  return static_cast<double>(free_units) * HostShortShare(free);
+}
 
 RequestMix::RequestMix(const std::map<uint64_t, uint64_t>& shared,
                        const std::map<uint32_t, uint64_t>& whole) {
@@ -49,7 +106,8 @@ double RequestMix::WholeFragment(uint64_t partial_free, uint32_t untouched,
   return fragment;
 }
 
-void RequestHistory::Record(uint64_t memory_units, uint32_t cards) {
+void RequestHistory::Record(uint64_t memory_units, uint32_t cards,
+                            const HostRequest* host) {
   std::lock_guard<std::mutex> lock(mu_);
   if (memory_units > 0) {
     ++shared_[memory_units];
@@ -58,12 +116,18 @@ void RequestHistory::Record(uint64_t memory_units, uint32_t cards) {
   } else {
     return;
   }
+  if (host != nullptr) {
+    ++cpu_[Coarse(host->cpu_milli)];
+    ++memory_[Coarse(host->memory)];
+  }
   mix_.reset();
 }
 
 std::shared_ptr<const RequestMix> RequestHistory::Mix() const {
   std::lock_guard<std::mutex> lock(mu_);
-  if (!mix_) mix_ = std::make_shared<const RequestMix>(shared_, whole_);
+  if (!mix_) {
+    mix_ = std::make_shared<const RequestMix>(shared_, whole_, cpu_, memory_);
+  }
   return mix_;
 }
 

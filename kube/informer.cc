@@ -116,6 +116,7 @@ void Informer::Upsert(const std::string& key, nlohmann::json object,
   std::optional<nlohmann::json> kept = options_.transform(object);
   if (!kept.has_value()) {
     Forget(key, nullptr);  // Not kept (any more): deleted if it was stored.
+    handler_->OnUnkept(object);
     return;
   }
   Store(key, object, std::make_shared<const nlohmann::json>(std::move(*kept)),
@@ -159,6 +160,7 @@ void Informer::Forget(const std::string& key,
   if (old == nullptr) {
     spdlog::debug("informer {}: {} gone but was not stored",
                   resource_.DisplayName(), key);
+    if (last_state != nullptr) handler_->OnUnkeptDelete(*last_state);
     return;
   }
   handler_->OnDelete(last_state != nullptr ? *last_state : *old);
@@ -175,6 +177,7 @@ Status Informer::Relist() {
   // Each item is reconciled as its page arrives: the store never holds the
   // collection twice, and with a transform only the kept forms stay.
   size_t items = 0;
+  handler_->OnRelistBegin();
   GCUSHARE_ASSIGN_OR_RETURN(
       std::string resource_version,
       client_->ListEach(resource_, ns_, list_options, [&](nlohmann::json item) {
@@ -192,6 +195,7 @@ Status Informer::Relist() {
     resource_version_ = resource_version;
   }
   for (const std::string& key : gone) Forget(key, nullptr);
+  handler_->OnRelistEnd();
   if (list > 1) {
     spdlog::info(
         "informer {}{}: relisted at resourceVersion {}: {} objects, {} kept, "

@@ -65,6 +65,22 @@ class InformerHandler {
   // `last_state` is the object as last known (the DELETED event's object,
   // or the stored object when a relist found it gone).
   virtual void OnDelete(const nlohmann::json& last_state) = 0;
+
+  // Optional, for a handler that keeps its own compact state of the objects
+  // the transform drops (InformerOptions::transform); no-ops by default.
+  // OnUnkept: an added, modified or listed object the transform dropped
+  // (after OnDelete of its stored form, if it was kept before).
+  virtual void OnUnkept(const nlohmann::json& /*object*/) {}
+  // A DELETED watch event for an object the store does not hold.
+  virtual void OnUnkeptDelete(const nlohmann::json& /*last_state*/) {}
+  // Bracket a relist: every object the list holds is reported (OnAdd,
+  // OnUpdate or OnUnkept; a stored object unchanged since is not) between
+  // the two, so an unkept object not reported by OnUnkept in between was
+  // deleted while the informer did not watch. OnRelistEnd follows only a
+  // complete list (after the OnDelete of stored objects it no longer
+  // holds); a list that fails midway is followed by a new OnRelistBegin.
+  virtual void OnRelistBegin() {}
+  virtual void OnRelistEnd() {}
 };
 
 struct InformerOptions {
@@ -81,7 +97,9 @@ struct InformerOptions {
   // .resourceVersion. Handlers get the decoded object as new state and the
   // kept form as old state (OnUpdate's old object, a relist's OnDelete).
   // Runs on the informer's thread; must not throw. Null: keep everything.
-  std::function<std::optional<nlohmann::json>(const nlohmann::json&)> transform;
+  using Transform =
+      std::function<std::optional<nlohmann::json>(const nlohmann::json&)>;
+  Transform transform;
   // Optional: the fields of each object to decode from list pages and
   // watch events (json/field_tree.h); the rest is never built. Handlers and
   // the transform see only these (with a client that honours them, as

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -112,6 +113,43 @@ class PodsEndpoint {
 
 using gcushare::testing::Eventually;
 
+// RecordingHandler that also logs, apart, what a consumer keeping its own
+// state of the objects the transform drops is told (OnUnkept & co.).
+class UnkeptRecordingHandler : public RecordingHandler {
+ public:
+  void OnUnkept(const nlohmann::json& object) override {
+    Note("unkept " + NameOf(object) + "@" + ResourceVersionOf(object));
+  }
+  void OnUnkeptDelete(const nlohmann::json& last_state) override {
+    Note("unkept-delete " + NameOf(last_state) + "@" +
+         ResourceVersionOf(last_state));
+  }
+  void OnRelistBegin() override { Note("relist-begin"); }
+  void OnRelistEnd() override { Note("relist-end"); }
+
+  std::vector<std::string> unkept_log() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return log_;
+  }
+  bool WaitForUnkeptLog(size_t count) {
+    return Eventually([&] { return unkept_log().size() >= count; });
+  }
+
+ private:
+  void Note(std::string entry) {
+    std::lock_guard<std::mutex> lock(mu_);
+    log_.push_back(std::move(entry));
+  }
+  std::mutex mu_;
+  std::vector<std::string> log_;  // Guarded by mu_.
+};
+
+// Keeps every pod but those named "plain-*".
+std::optional<nlohmann::json> DropPlain(const nlohmann::json& pod) {
+  if (NameOf(pod).rfind("plain-", 0) == 0) return std::nullopt;
+  return pod;
+}
+
 bool IsWatchFrom(const RecordedRequest& request, const std::string& rv) {
   return request.path == kPods && request.Param("watch") == "true" &&
          request.Param("resourceVersion") == rv;
@@ -134,6 +172,7 @@ class InformerTest : public ::testing::Test {
     client_ = std::move(CurlKubeClient::Create(config, options)).value();
     InformerOptions informer_options;
     informer_options.clock = &clock_;
+    informer_options.transform = transform_;
     informer_ = std::make_unique<Informer>(client_.get(), Resource::Pods(),
                                            "ns", &handler_, informer_options);
     informer_->Start();
@@ -148,7 +187,8 @@ class InformerTest : public ::testing::Test {
   ScriptedServer server_;
   PodsEndpoint endpoint_;
   base::FakeClock clock_;
-  RecordingHandler handler_;
+  UnkeptRecordingHandler handler_;
+  InformerOptions::Transform transform_;  // Null: keep everything.
   std::unique_ptr<CurlKubeClient> client_;
   std::unique_ptr<Informer> informer_;
 };
@@ -384,6 +424,56 @@ TEST_F(InformerTest, WaitForSyncTimesOutWithoutAServer) {
   EXPECT_FALSE(informer.WaitForSync(std::chrono::milliseconds(50)));
   EXPECT_FALSE(informer.HasSynced());
   informer.Stop();
+}
+
+}  // namespace
+}  // namespace gcushare::kube
+
+namespace gcushare::kube {
+namespace {
+
+TEST_F(InformerTest, ReportsObjectsTheTransformDropsAndTheirDeletion) {
+  transform_ = DropPlain;
+  endpoint_.SetList({Pod("ns", "p1", "1"), Pod("ns", "plain-a", "2")}, "10");
+  auto watch = endpoint_.NextWatchStreams();
+  StartAll();
+  ASSERT_TRUE(informer_->WaitForSync(std::chrono::seconds(30)));
+  watch->Push(WatchLine("MODIFIED", Pod("ns", "plain-a", "11")) +
+              WatchLine("DELETED", Pod("ns", "plain-a", "12")) +
+              WatchLine("DELETED", Pod("ns", "p1", "13")));
+  ASSERT_TRUE(handler_.WaitForLog(2));
+  ASSERT_TRUE(handler_.WaitForUnkeptLog(5));
+  EXPECT_EQ(handler_.log(),
+            (std::vector<std::string>{"add p1@1", "delete p1@13"}));
+  EXPECT_EQ(handler_.unkept_log(),
+            (std::vector<std::string>{"relist-begin", "unkept plain-a@2",
+                                      "relist-end", "unkept plain-a@11",
+                                      "unkept-delete plain-a@12"}));
+  EXPECT_EQ(informer_->size(), 0u);
+}
+
+TEST_F(InformerTest, RelistBracketsTheUnkeptObjectsStillThere) {
+  transform_ = DropPlain;
+  endpoint_.SetList({Pod("ns", "plain-a", "1"), Pod("ns", "plain-b", "2")},
+                    "10");
+  auto first = endpoint_.NextWatchStreams();
+  endpoint_.NextWatchStreams();
+  StartAll();
+  ASSERT_TRUE(handler_.WaitForUnkeptLog(4));
+  // plain-a is deleted while the watch is broken: the relist does not show
+  // it, so a consumer sweeping at relist-end releases it.
+  endpoint_.SetList({Pod("ns", "plain-b", "2")}, "20");
+  first->Push(WatchLine(
+      "ERROR", FailureStatus(410, "Expired", "too old resource version")));
+  first->End();
+  ASSERT_TRUE(handler_.WaitForUnkeptLog(7));
+  EXPECT_EQ(
+      handler_.unkept_log(),
+      (std::vector<std::string>{
+          "relist-begin", "unkept plain-a@1", "unkept plain-b@2", "relist-end",
+          "relist-begin", "unkept plain-b@2", "relist-end"}));
+  EXPECT_TRUE(handler_.log().empty());
+  EXPECT_EQ(informer_->lists(), 2u);
 }
 
 }  // namespace

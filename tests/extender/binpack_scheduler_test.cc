@@ -109,5 +109,86 @@ TEST_F(BinpackSchedulerTest, TwelveGibGoesToAFreshCardOfTheUsedNode) {
   EXPECT_EQ(Inspect(other)["usedGCU"], 0);
 }
 
+// (b) node CPU over HTTP: two untouched nodes fit a GCU pod's card request
+// alike, but plain pods (which the extender's pod informer does not store)
+// use up most of one's CPU: the pod would leave that node too little CPU
+// for the GCU pods seen so far, stranding its cards, so the filter keeps
+// only the other node.
+TEST_F(BinpackSchedulerTest, GcuPodAvoidsTheNodeWhoseCpuPlainPodsUsedUp) {
+  for (const char* name : {"a", "b", "c"}) CreateNode(ScoredNode(name));
+  // 22 of a's 32 CPUs, before the extender starts: its first list, which
+  // completes before it reports synced, counts them.
+  for (int i = 0; i < 11; ++i) {
+    json plain = MemoryPod("plain-" + std::to_string(i), 0);
+    plain["spec"]["containers"][0]["resources"] = {
+        {"requests", {{"cpu", "2"}, {"memory", "1Gi"}}}};
+    plain["spec"]["nodeName"] = "a";
+    CreatePod(plain);
+  }
+  StartExtender();
+  for (const char* name : {"a", "b", "c"}) WaitForNode(name);
+  // A GCU pod bound to c teaches the request mix that GCU pods ask 8 CPUs.
+  json warm = CreatePod(ScoredPod("warm", 4));
+  ASSERT_EQ(Bind(warm, "c"), "");
+
+  // a has 10 CPUs free: the pod fits there, but leaves 2.
+  json pod = CreatePod(ScoredPod("p4", 4));
+  json filtered = Filter(pod, {"a", "b"});
+  EXPECT_EQ(filtered["NodeNames"], json::array({"b"})) << filtered;
+  EXPECT_TRUE(filtered["FailedAndUnresolvableNodes"].contains("a")) << filtered;
+}
+
+// (a) plain pods: with the plain-pod entry (the config manager's output
+// with rankPlainPods; no managedResources, so kube-scheduler calls it for
+// every pod), a plain pod goes to the node whose cards are all in use, where
+// it strands no card memory, although kube-scheduler's own scores
+// (LeastAllocated, BalancedAllocation) prefer the emptier node with free
+// cards; under the shipped configuration it goes there.
+TEST_F(BinpackSchedulerTest, PlainPodGoesWhereItStrandsNoCardMemory) {
+  CreateNode(ScoredNode("a"));
+  CreateNode(ScoredNode("b"));
+  StartExtender();
+  WaitForNode("a");
+  WaitForNode("b");
+  // Fill a's two cards: 16 of its 32 CPUs are taken, none of its card memory
+  // is free; the mix learns that GCU pods ask 8 CPUs.
+  for (const char* name : {"g0", "g1"}) {
+    json gcu = CreatePod(ScoredPod(name, 16));
+    ASSERT_EQ(Bind(gcu, "a"), "");
+  }
+  json plain = MemoryPod("plain", 0);
+  plain["spec"]["containers"][0]["resources"] = {
+      {"requests", {{"cpu", "14"}, {"memory", "1Gi"}}}};
+  json shipped_plain = plain;
+  shipped_plain["metadata"]["name"] = "plain-shipped";
+
+  // The shipped configuration never shows the extender a plain pod:
+  // kube-scheduler's scores send it to the emptier b.
+  CreatePod(shipped_plain);
+  const std::string shipped = WriteShippedConfig();
+  ScheduleOnce(shipped);
+  EXPECT_EQ(GetPod("plain-shipped")["spec"]["nodeName"], "b");
+  // It stays: b keeps 18 CPUs free against a's 16, so kube-scheduler's
+  // own scores still prefer b below.
+
+  // With the plain-pod entry (weight 25: one score level outweighs the
+  // default plugins' 0..200), it goes to a.
+  std::string config = testing::ReadFileOrEmpty(shipped);
+  config +=
+      "- urlPrefix: http://127.0.0.1:" + std::to_string(extender_.port()) +
+      "/gcushare-scheduler\n"
+      "  prioritizeVerb: plain/prioritize\n"
+      "  weight: 25\n"
+      "  enableHTTPS: false\n"
+      "  nodeCacheCapable: true\n"
+      "  httpTimeout: 30s\n"
+      "  ignorable: true\n";
+  const std::string with_plain = dir_ + "/scheduler-config-plain.yaml";
+  testing::WriteFileOrDie(with_plain, config);
+  CreatePod(plain);
+  ScheduleOnce(with_plain);
+  EXPECT_EQ(GetPod("plain")["spec"]["nodeName"], "a");
+}
+
 }  // namespace
 }  // namespace gcushare

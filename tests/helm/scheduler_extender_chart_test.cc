@@ -118,9 +118,11 @@ TEST_F(SchedulerExtenderChartTest, DefaultConfigManagerDaemonSet) {
   EXPECT_THAT(args, Contains("--state-dir=/etc/kubernetes/gcushare"));
   EXPECT_THAT(args, Contains(std::string("--extender-service=") +
                              kTestNamespace + "/gcushare-scheduler-extender"));
-  // SIGTERM (upgrade, drain) must not restore: no restore-on-exit.
+  // SIGTERM (upgrade, drain) must not restore: no restore-on-exit; plain
+  // pods are not ranked unless asked for.
   for (const std::string& arg : args) {
     EXPECT_THAT(arg, Not(HasSubstr("restore-on-exit")));
+    EXPECT_THAT(arg, Not(HasSubstr("rank-plain-pods")));
   }
   // Only the manifests and its own directory, never admin.conf or the CA.
   EXPECT_EQ(HostPathMountedAt(ds, c, "/etc/kubernetes/manifests"),
@@ -194,6 +196,14 @@ TEST_F(SchedulerExtenderChartTest, NonDefaultValues) {
             std::vector<std::string>{"gcu-ext"});
 }
 
+TEST_F(SchedulerExtenderChartTest, RankPlainPodsAddsThePlainEntry) {
+  auto objects = Render({"--set", "extender.rankPlainPods=true"});
+  YAML::Node ds = FindObject(objects, "DaemonSet", "gcushare-config-manager");
+  YAML::Node c = FindContainer(ds, "config-manager");
+  ASSERT_TRUE(c.IsMap());
+  EXPECT_THAT(Strings(c["args"]), Contains(std::string("--rank-plain-pods")));
+}
+
 TEST_F(SchedulerExtenderChartTest, ExplicitExtenderUrlNeedsNoRbac) {
   auto objects = Render(
       {"--set",
@@ -222,6 +232,7 @@ TEST_F(SchedulerExtenderChartTest, ConfigManagerCanBeTurnedOff) {
 TEST_F(SchedulerExtenderChartTest, SchemaRejectsBadValues) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"extender.policy=random", "policy"},
+      {"extender.rankPlainPods=maybe", "rankPlainPods"},
       {"extender.httpThreads=1", "httpThreads"},
       {"configManager.kubernetesVersion=latest", "kubernetesVersion"},
       {"configManager.extenderURL=ftp://x", "extenderURL"},

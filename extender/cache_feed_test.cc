@@ -1,0 +1,147 @@
+// NodeFeed and PodFeed with a NodeResources: nodes' allocatable CPU/memory
+// and every pod's requests, decoded through NodeFields()/PodFields() as the
+// informers decode them, counted on the node, released when the pod is
+// deleted, finishes, or is missing from a relist.
+#include "extender/cache_feed.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "extender/card_cache.h"
+#include "extender/node_resources.h"
+#include "json/pruned_parse.h"
+
+namespace gcushare::extender {
+namespace {
+
+using nlohmann::json;
+
+// A node as the API server sends it, decoded as the node informer does.
+json DecodedNode(const std::string& name, const std::string& cpu,
+                 const std::string& memory) {
+  json node = {
+      {"metadata",
+       {{"name", name},
+        {"uid", "node-uid-" + name},
+        {"resourceVersion", "1"},
+        {"labels", {{"enflame.com/gcushare", "true"}}}}},
+      {"status",
+       {{"allocatable", {{"cpu", cpu}, {"memory", memory}, {"pods", "110"}}},
+        {"capacity", {{"cpu", "999"}, {"memory", "999Gi"}}},
+        {"conditions", json::array({{{"type", "Ready"}}})}}}};
+  auto decoded = gcushare::json::ParsePruned(node.dump(), NodeFields(), "node");
+  EXPECT_TRUE(decoded.ok()) << decoded.status().ToString();
+  return *decoded;
+}
+
+// A pod without GCU requests, decoded as the pod informer does.
+json DecodedPlainPod(const std::string& uid, const std::string& node,
+                     const std::string& cpu, const std::string& phase) {
+  json pod = {
+      {"metadata",
+       {{"name", "plain-" + uid.substr(0, 4)},
+        {"namespace", "default"},
+        {"uid", uid},
+        {"resourceVersion", "5"},
+        {"labels", {{"app", "web"}}}}},
+      {"spec",
+       {{"nodeName", node},
+        {"containers",
+         json::array(
+             {{{"name", "app"},
+               {"image", "nginx"},
+               {"resources",
+                {{"requests", {{"cpu", cpu}, {"memory", "1Gi"}}}}}}})}}},
+      {"status", {{"phase", phase}, {"podIP", "10.0.0.1"}}}};
+  auto decoded = gcushare::json::ParsePruned(pod.dump(), PodFields(), "pod");
+  EXPECT_TRUE(decoded.ok()) << decoded.status().ToString();
+  return *decoded;
+}
+
+constexpr char kUidA[] = "6f1d2c3b-0000-4000-8000-00000000000a";
+constexpr char kUidB[] = "6f1d2c3b-0000-4000-8000-00000000000b";
+
+class CacheFeedTest : public ::testing::Test {
+ protected:
+  int64_t FreeCpu(const std::string& node) {
+    auto free = resources_.Free(node);
+    return free ? free->cpu_milli : -1;
+  }
+
+  CardCache cache_;
+  NodeResources resources_;
+  NodeFeed nodes_{&cache_, &resources_};
+  PodFeed pods_{&cache_, nullptr, &resources_};
+};
+
+TEST_F(CacheFeedTest, NodeAllocatableIsDecodedAndKept) {
+  nodes_.OnAdd(DecodedNode("n1", "16", "64Gi"));
+  auto free = resources_.Free("n1");
+  ASSERT_TRUE(free.has_value());
+  EXPECT_EQ(free->cpu_milli, 16000);
+  EXPECT_EQ(free->memory, int64_t{64} << 30);
+  nodes_.OnUpdate(DecodedNode("n1", "16", "64Gi"),
+                  DecodedNode("n1", "8", "64Gi"));
+  EXPECT_EQ(FreeCpu("n1"), 8000);
+  nodes_.OnDelete(DecodedNode("n1", "8", "64Gi"));
+  EXPECT_FALSE(resources_.Free("n1").has_value());
+}
+
+TEST_F(CacheFeedTest, PlainPodCountsOnItsNodeUntilDeleted) {
+  nodes_.OnAdd(DecodedNode("n1", "16", "64Gi"));
+  const json pod = DecodedPlainPod(kUidA, "n1", "6", "Running");
+  ASSERT_FALSE(PodKeptForm(pod).has_value());  // The informer drops it.
+  pods_.OnUnkept(pod);
+  EXPECT_EQ(FreeCpu("n1"), 10000);
+  EXPECT_EQ(resources_.Free("n1")->memory, int64_t{63} << 30);
+  pods_.OnUnkeptDelete(pod);
+  EXPECT_EQ(FreeCpu("n1"), 16000);
+  EXPECT_EQ(resources_.pod_count(), 0u);
+}
+
+TEST_F(CacheFeedTest, FinishedAndUnboundPodsCountNothing) {
+  nodes_.OnAdd(DecodedNode("n1", "16", "64Gi"));
+  pods_.OnUnkept(DecodedPlainPod(kUidA, "", "6", "Pending"));
+  EXPECT_EQ(FreeCpu("n1"), 16000);
+  pods_.OnUnkept(DecodedPlainPod(kUidA, "n1", "6", "Running"));
+  EXPECT_EQ(FreeCpu("n1"), 10000);
+  pods_.OnUnkept(DecodedPlainPod(kUidA, "n1", "6", "Succeeded"));
+  EXPECT_EQ(FreeCpu("n1"), 16000);
+}
+
+TEST_F(CacheFeedTest, RelistWithoutAPlainPodReleasesIt) {
+  nodes_.OnAdd(DecodedNode("n1", "16", "64Gi"));
+  pods_.OnRelistBegin();
+  pods_.OnUnkept(DecodedPlainPod(kUidA, "n1", "6", "Running"));
+  pods_.OnUnkept(DecodedPlainPod(kUidB, "n1", "2", "Running"));
+  pods_.OnRelistEnd();
+  EXPECT_EQ(FreeCpu("n1"), 8000);
+  // A is deleted while the watch is down: the next relist shows only B.
+  pods_.OnRelistBegin();
+  pods_.OnUnkept(DecodedPlainPod(kUidB, "n1", "2", "Running"));
+  EXPECT_EQ(FreeCpu("n1"), 8000);  // Nothing released before the end.
+  pods_.OnRelistEnd();
+  EXPECT_EQ(FreeCpu("n1"), 14000);
+  EXPECT_EQ(resources_.pod_count(), 1u);
+}
+
+TEST_F(CacheFeedTest, StoredGcuPodIsNotSweptAndIsReleasedOnDelete) {
+  nodes_.OnAdd(DecodedNode("n1", "16", "64Gi"));
+  json gcu = DecodedPlainPod(kUidA, "n1", "4", "Running");
+  gcu["spec"]["containers"][0]["resources"]["limits"] = {
+      {"enflame.com/gcu-memory", "4"}};
+  ASSERT_TRUE(PodKeptForm(gcu).has_value());
+  pods_.OnAdd(gcu);
+  EXPECT_EQ(FreeCpu("n1"), 12000);
+  // A relist that finds it unchanged reports nothing for it.
+  pods_.OnRelistBegin();
+  pods_.OnRelistEnd();
+  EXPECT_EQ(FreeCpu("n1"), 12000);
+  pods_.OnDelete(gcu);
+  EXPECT_EQ(FreeCpu("n1"), 16000);
+}
+
+}  // namespace
+}  // namespace gcushare::extender

@@ -1,0 +1,248 @@
+#include "extender/node_resources.h"
+
+#include <algorithm>
+
+#include "contract/quantity.h"
+
+namespace gcushare::extender {
+namespace {
+
+// CPU in millicores: "500m", "2", "1.5", "2k".
+StatusOr<int64_t> ParseCpuMilli(std::string_view text) {
+  if (!text.empty() && text.back() == 'm') {
+    auto milli =
+        contract::ParseIntegerQuantity(text.substr(0, text.size() - 1));
+    if (!milli.ok()) return milli.status();
+    return static_cast<int64_t>(*milli);
+  }
+  const bool plain =
+      text.find_first_not_of("+0123456789.") == std::string_view::npos;
+  if (plain) {
+    auto milli = contract::ParseIntegerQuantity(std::string(text) + "e3");
+    if (!milli.ok()) return milli.status();
+    return static_cast<int64_t>(*milli);
+  }
+  auto whole = contract::ParseIntegerQuantity(text);
+  if (!whole.ok()) return whole.status();
+  return static_cast<int64_t>(*whole) * 1000;
+}
+
+StatusOr<int64_t> ParseBytes(std::string_view text) {
+  auto bytes = contract::ParseIntegerQuantity(text);
+  if (!bytes.ok()) return bytes.status();
+  return static_cast<int64_t>(*bytes);
+}
+
+// One resource's quantity in `list` (an object of quantities), 0 if absent.
+StatusOr<HostRequest> ReadList(const nlohmann::json& list) {
+  HostRequest out;
+  if (!list.is_object()) return out;
+  auto cpu = list.find("cpu");
+  if (cpu != list.end()) {
+    if (!cpu->is_string()) return InvalidArgumentError("cpu is not a string");
+    auto milli = ParseCpuMilli(cpu->get_ref<const std::string&>());
+    if (!milli.ok()) return milli.status().WithContext("cpu");
+    out.cpu_milli = *milli;
+  }
+  auto memory = list.find("memory");
+  if (memory != list.end()) {
+    if (!memory->is_string()) {
+      return InvalidArgumentError("memory is not a string");
+    }
+    auto bytes = ParseBytes(memory->get_ref<const std::string&>());
+    if (!bytes.ok()) return bytes.status().WithContext("memory");
+    out.memory = *bytes;
+  }
+  return out;
+}
+
+// A container's request: resources.requests, else resources.limits, per
+// resource.
+StatusOr<HostRequest> ContainerRequest(const nlohmann::json& container) {
+  const nlohmann::json empty = nlohmann::json::object();
+  auto resources = container.find("resources");
+  if (resources == container.end() || !resources->is_object()) {
+    return HostRequest{};
+  }
+  auto requests = ReadList(resources->value("requests", empty));
+  if (!requests.ok()) return requests.status();
+  auto limits = ReadList(resources->value("limits", empty));
+  if (!limits.ok()) return limits.status();
+  const nlohmann::json& req = resources->value("requests", empty);
+  HostRequest out = *requests;
+  if (!req.is_object() || !req.contains("cpu"))
+    out.cpu_milli = limits->cpu_milli;
+  if (!req.is_object() || !req.contains("memory")) out.memory = limits->memory;
+  return out;
+}
+
+HostRequest Max(const HostRequest& a, const HostRequest& b) {
+  return {std::max(a.cpu_milli, b.cpu_milli), std::max(a.memory, b.memory)};
+}
+HostRequest Sum(const HostRequest& a, const HostRequest& b) {
+  return {a.cpu_milli + b.cpu_milli, a.memory + b.memory};
+}
+
+}  // namespace
+
+StatusOr<HostRequest> PodHostRequest(const nlohmann::json& pod) {
+  auto spec = pod.find("spec");
+  if (spec == pod.end() || !spec->is_object()) return HostRequest{};
+  HostRequest sidecars, init_peak, apps;
+  for (const char* list : {"initContainers", "containers"}) {
+    auto it = spec->find(list);
+    if (it == spec->end() || !it->is_array()) continue;
+    const bool init = std::string_view(list) == "initContainers";
+    for (const nlohmann::json& container : *it) {
+      auto request = ContainerRequest(container);
+      if (!request.ok()) {
+        return request.status().WithContext(
+            "container \"" + container.value("name", std::string()) + "\"");
+      }
+      if (!init) {
+        apps = Sum(apps, *request);
+      } else if (container.value("restartPolicy", "") == "Always") {
+        sidecars = Sum(sidecars, *request);
+      } else {
+        init_peak = Max(init_peak, Sum(sidecars, *request));
+      }
+    }
+  }
+  return Max(Sum(apps, sidecars), init_peak);
+}
+
+StatusOr<NodeResources::Uid> NodeResources::ParseUid(std::string_view text) {
+  Uid uid{0, 0};
+  int digits = 0;
+  for (char c : text) {
+    if (c == '-') continue;
+    int value;
+    if (c >= '0' && c <= '9') {
+      value = c - '0';
+    } else if (c >= 'a' && c <= 'f') {
+      value = c - 'a' + 10;
+    } else {
+      digits = -1;
+      break;
+    }
+    if (digits >= 32) {
+      digits = -1;
+      break;
+    }
+    uid[digits / 16] = (uid[digits / 16] << 4) | static_cast<uint64_t>(value);
+    ++digits;
+  }
+  if (digits != 32) {
+    return InvalidArgumentError("uid \"" + std::string(text) +
+                                "\" is not a UUID");
+  }
+  return uid;
+}
+
+uint32_t NodeResources::IndexLocked(std::string_view name) {
+  auto it = index_.find(std::string(name));
+  if (it != index_.end()) return it->second;
+  const uint32_t index = static_cast<uint32_t>(nodes_.size());
+  nodes_.push_back({std::string(name), false, {}, {}});
+  index_.emplace(std::string(name), index);
+  return index;
+}
+
+Status NodeResources::UpsertNode(const nlohmann::json& node) {
+  const std::string name =
+      node.value("metadata", nlohmann::json::object()).value("name", "");
+  if (name.empty()) return InvalidArgumentError("node without a name");
+  const nlohmann::json status = node.value("status", nlohmann::json::object());
+  auto allocatable =
+      ReadList(status.value("allocatable", nlohmann::json::object()));
+  if (!allocatable.ok()) {
+    return allocatable.status().WithContext("node " + name + " allocatable");
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  Node& entry = nodes_[IndexLocked(name)];
+  entry.known = true;
+  entry.allocatable = *allocatable;
+  return OkStatus();
+}
+
+void NodeResources::RemoveNode(std::string_view name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = index_.find(std::string(name));
+  if (it != index_.end()) nodes_[it->second].known = false;
+}
+
+void NodeResources::RemoveLocked(const Uid& uid) {
+  auto it = pods_.find(uid);
+  if (it == pods_.end()) return;
+  Node& node = nodes_[it->second.node];
+  node.requested.cpu_milli -= it->second.cpu_milli;
+  node.requested.memory -= it->second.memory;
+  pods_.erase(it);
+}
+
+Status NodeResources::UpsertPod(const nlohmann::json& pod) {
+  return Upsert(pod, false);
+}
+
+Status NodeResources::UpsertUnstoredPod(const nlohmann::json& pod) {
+  return Upsert(pod, true);
+}
+
+void NodeResources::BeginSweep() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++sweep_;
+}
+
+void NodeResources::EndSweep() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<Uid> gone;
+  for (const auto& [uid, pod] : pods_) {
+    if (pod.seen != 0 && pod.seen != sweep_) gone.push_back(uid);
+  }
+  for (const Uid& uid : gone) RemoveLocked(uid);
+}
+
+Status NodeResources::Upsert(const nlohmann::json& pod, bool unstored) {
+  const nlohmann::json meta = pod.value("metadata", nlohmann::json::object());
+  auto uid = ParseUid(meta.value("uid", ""));
+  if (!uid.ok()) return uid.status();
+  auto request = PodHostRequest(pod);
+  if (!request.ok()) return request.status();
+  const std::string node =
+      pod.value("spec", nlohmann::json::object()).value("nodeName", "");
+  const std::string phase =
+      pod.value("status", nlohmann::json::object()).value("phase", "");
+  std::lock_guard<std::mutex> lock(mu_);
+  RemoveLocked(*uid);
+  if (node.empty() || phase == "Succeeded" || phase == "Failed") {
+    return OkStatus();
+  }
+  const uint32_t index = IndexLocked(node);
+  nodes_[index].requested = Sum(nodes_[index].requested, *request);
+  pods_[*uid] = {index, unstored ? sweep_ : 0, request->cpu_milli,
+                 request->memory};
+  return OkStatus();
+}
+
+void NodeResources::RemovePod(std::string_view uid) {
+  auto parsed = ParseUid(uid);
+  if (!parsed.ok()) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  RemoveLocked(*parsed);
+}
+
+std::optional<HostRequest> NodeResources::Free(std::string_view name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = index_.find(std::string(name));
+  if (it == index_.end() || !nodes_[it->second].known) return std::nullopt;
+  const Node& node = nodes_[it->second];
+  return HostRequest{node.allocatable.cpu_milli - node.requested.cpu_milli,
+                     node.allocatable.memory - node.requested.memory};
+}
+
+size_t NodeResources::pod_count() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return pods_.size();
+}
+
+}  // namespace gcushare::extender

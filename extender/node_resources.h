@@ -1,0 +1,101 @@
+// NodeResources: the host CPU and memory of the nodes, as the binpack
+// policy weighs them (extender::HostFit): each node's allocatable CPU and
+// memory (status.allocatable) and the sum of the requests of ALL pods bound
+// to it, plain pods included.
+//
+// Kept tiny (README "The extender's memory"): a pod costs one hash-map
+// entry of its uid (128 bits), node index, CPU millicores and memory bytes
+// (about 60 bytes with the map's own overhead); a node its name and four
+// numbers. Nodes keep their index once seen, so a pod never holds a name.
+//
+// Bad input (an unreadable quantity) gets InvalidArgument and changes
+// nothing. Thread-safe: one mutex guards everything; calls are short.
+//
+// Fed by NodeFeed and PodFeed (extender/cache_feed.h). The pod informer
+// stores only GCU pods, so the other pods are counted from its OnUnkept
+// reports and released on OnUnkeptDelete, or by the sweep at the end of a
+// relist when they were deleted while it did not watch.
+#ifndef GCUSHARE_EXTENDER_NODE_RESOURCES_H_
+#define GCUSHARE_EXTENDER_NODE_RESOURCES_H_
+
+#include <array>
+#include <cstdint>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "extender/request_mix.h"
+#include "status/status.h"
+
+namespace gcushare::extender {
+
+// A pod's effective CPU (millicores) and memory (bytes) request, computed
+// as Kubernetes does for any resource (contract/pod_request.h): per
+// container requests, else limits; max(sum of app containers and sidecars,
+// the largest init container with the sidecars before it). InvalidArgument
+// naming the container for an unreadable quantity.
+StatusOr<HostRequest> PodHostRequest(const nlohmann::json& pod);
+
+class NodeResources {
+ public:
+  // From a node object: metadata.name and status.allocatable cpu and
+  // memory. InvalidArgument (nothing changes) when one cannot be read.
+  Status UpsertNode(const nlohmann::json& node);
+  void RemoveNode(std::string_view name);
+
+  // From a pod object: counted on spec.nodeName with PodHostRequest();
+  // a pod without a node or finished (Succeeded, Failed) is removed.
+  // InvalidArgument (nothing changes) for an unreadable request or uid.
+  Status UpsertPod(const nlohmann::json& pod);
+  void RemovePod(std::string_view uid);
+
+  // The pods the informer does not store: UpsertUnstoredPod() counts one
+  // as UpsertPod() does, and marks it seen in the current sweep. Between
+  // BeginSweep() and EndSweep() every such pod still there is upserted
+  // again (a relist); EndSweep() removes those that were not. Pods counted
+  // by UpsertPod() are never swept (their deletion is reported).
+  Status UpsertUnstoredPod(const nlohmann::json& pod);
+  void BeginSweep();
+  void EndSweep();
+
+  // Allocatable minus the pods' requests; nullopt when the node's
+  // allocatable is unknown.
+  std::optional<HostRequest> Free(std::string_view node) const;
+  size_t pod_count() const;
+
+ private:
+  using Uid = std::array<uint64_t, 2>;
+  struct UidHash {
+    size_t operator()(const Uid& uid) const { return uid[0] ^ (uid[1] * 31); }
+  };
+  struct Node {
+    std::string name;
+    bool known = false;  // Allocatable read from the node object.
+    HostRequest allocatable;
+    HostRequest requested;  // Sum over the pods counted here.
+  };
+  struct Pod {
+    uint32_t node = 0;
+    uint32_t seen = 0;  // Sweep generation; 0: never swept.
+    int64_t cpu_milli = 0;
+    int64_t memory = 0;
+  };
+  static StatusOr<Uid> ParseUid(std::string_view uid);
+  uint32_t IndexLocked(std::string_view name);
+  Status Upsert(const nlohmann::json& pod, bool unstored);
+  void RemoveLocked(const Uid& uid);
+
+  mutable std::mutex mu_;
+  std::vector<Node> nodes_;                          // Guarded by mu_.
+  std::unordered_map<std::string, uint32_t> index_;  // Guarded by mu_.
+  std::unordered_map<Uid, Pod, UidHash> pods_;       // Guarded by mu_.
+  uint32_t sweep_ = 1;                               // Guarded by mu_.
+};
+
+}  // namespace gcushare::extender
+
+#endif  // GCUSHARE_EXTENDER_NODE_RESOURCES_H_

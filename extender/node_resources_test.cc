@@ -1,0 +1,78 @@
+#include "extender/node_resources.h"
+
+#include <gtest/gtest.h>
+
+namespace gcushare::extender {
+namespace {
+
+nlohmann::json NodeObject(const std::string& name, const std::string& cpu,
+                          const std::string& memory) {
+  return {{"metadata", {{"name", name}}},
+          {"status", {{"allocatable", {{"cpu", cpu}, {"memory", memory}}}}}};
+}
+
+nlohmann::json PodObject(const std::string& uid, const std::string& node,
+                         const std::string& cpu, const std::string& memory) {
+  return {{"metadata", {{"uid", uid}}},
+          {"spec",
+           {{"nodeName", node},
+            {"containers",
+             {{{"name", "app"},
+               {"resources",
+                {{"requests", {{"cpu", cpu}, {"memory", memory}}}}}}}}}}};
+}
+
+constexpr char kUid1[] = "0b6f6c2e-1a2b-4c3d-8e9f-001122334455";
+constexpr char kUid2[] = "0b6f6c2e-1a2b-4c3d-8e9f-001122334466";
+
+TEST(NodeResourcesTest, FreeIsAllocatableLessThePodsRequests) {
+  NodeResources resources;
+  EXPECT_FALSE(resources.Free("a").has_value());
+  ASSERT_TRUE(resources.UpsertNode(NodeObject("a", "16", "64Gi")).ok());
+  ASSERT_TRUE(resources.UpsertPod(PodObject(kUid1, "a", "1500m", "1Gi")).ok());
+  ASSERT_TRUE(resources.UpsertPod(PodObject(kUid2, "a", "2", "1Gi")).ok());
+  auto free = resources.Free("a");
+  ASSERT_TRUE(free.has_value());
+  EXPECT_EQ(free->cpu_milli, 12500);
+  EXPECT_EQ(free->memory, int64_t{62} << 30);
+  // An update replaces the pod's request; a finished pod frees it.
+  ASSERT_TRUE(resources.UpsertPod(PodObject(kUid1, "a", "500m", "1Gi")).ok());
+  EXPECT_EQ(resources.Free("a")->cpu_milli, 13500);
+  nlohmann::json done = PodObject(kUid2, "a", "2", "1Gi");
+  done["status"]["phase"] = "Succeeded";
+  ASSERT_TRUE(resources.UpsertPod(done).ok());
+  EXPECT_EQ(resources.Free("a")->cpu_milli, 15500);
+  resources.RemovePod(kUid1);
+  EXPECT_EQ(resources.Free("a")->cpu_milli, 16000);
+  EXPECT_EQ(resources.pod_count(), 0u);
+}
+
+TEST(NodeResourcesTest, BadInputChangesNothing) {
+  NodeResources resources;
+  ASSERT_TRUE(resources.UpsertNode(NodeObject("a", "16", "64Gi")).ok());
+  ASSERT_TRUE(resources.UpsertPod(PodObject(kUid1, "a", "1", "1Gi")).ok());
+  Status bad = resources.UpsertPod(PodObject(kUid1, "a", "lots", "1Gi"));
+  EXPECT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("container \"app\""), std::string::npos)
+      << bad.message();
+  EXPECT_FALSE(resources.UpsertPod(PodObject("not-a-uid", "a", "1", "1")).ok());
+  EXPECT_FALSE(resources.UpsertNode(NodeObject("a", "x", "64Gi")).ok());
+  EXPECT_EQ(resources.Free("a")->cpu_milli, 15000);
+  EXPECT_EQ(resources.pod_count(), 1u);
+}
+
+TEST(NodeResourcesTest, PodRequestCountsInitContainersAndSidecars) {
+  nlohmann::json pod = PodObject(kUid1, "a", "1", "1Gi");
+  pod["spec"]["initContainers"] = {
+      {{"name", "side"},
+       {"restartPolicy", "Always"},
+       {"resources", {{"limits", {{"cpu", "500m"}}}}}},
+      {{"name", "setup"}, {"resources", {{"requests", {{"cpu", "4"}}}}}}};
+  auto request = PodHostRequest(pod);
+  ASSERT_TRUE(request.ok()) << request.status();
+  EXPECT_EQ(request->cpu_milli, 4500);  // The init peak: setup + sidecar.
+  EXPECT_EQ(request->memory, int64_t{1} << 30);
+}
+
+}  // namespace
+}  // namespace gcushare::extender
