@@ -189,6 +189,7 @@ void CardCache::PutPodLocked(PodUsage usage) {
     if (node != nodes_.end()) {
       node->second.pod_uids.insert(uid);
       Hold(pod, node->second.cards);
+      node->second.version = ++last_version_;
     }
     return;
   }
@@ -222,6 +223,7 @@ void CardCache::RecountLocked(const std::string& name) {
   auto node_it = nodes_.find(name);
   if (node_it == nodes_.end()) return;
   CachedNode& node = node_it->second;
+  node.version = ++last_version_;
   node.cards.clear();
   node.pod_uids.clear();
   for (const contract::NodeCard& card : node.view.layout.cards) {

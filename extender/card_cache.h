@@ -41,6 +41,9 @@ struct CachedNode {
   NodeView view;                   // The node object as last read.
   std::vector<CardUsage> cards;    // One per published card, layout order.
   std::set<std::string> pod_uids;  // Pods holding memory here.
+  // Changes whenever `view` or `cards` change, to a value no node of this
+  // cache ever had (never 0): what VerdictMemo keys verdicts by.
+  uint64_t version = 0;
 };
 
 class CardCache {
@@ -119,6 +122,7 @@ class CardCache {
   std::unordered_map<std::string, CachedNode, NameHash, std::equal_to<>> nodes_;
   std::map<std::string, PodUsage, std::less<>> pods_;  // By uid.
   uint64_t last_ticket_ = 0;                           // Guarded by mu_.
+  uint64_t last_version_ = 0;                          // Guarded by mu_.
   // Node name -> uids of pods holding memory there (also for nodes not
   // cached yet: the pod informer may run ahead of the node informer).
   std::map<std::string, std::set<std::string>, std::less<>> pods_by_node_;

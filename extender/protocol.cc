@@ -1,5 +1,6 @@
 #include "extender/protocol.h"
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 
@@ -136,26 +137,91 @@ StatusOr<ExtenderArgs> ParseExtenderArgs(std::string_view body) {
 
 namespace {
 
-// `"key":{"name":"reason",...}` (keys in map order, as nlohmann dumps a
-// std::map) appended to `out`.
-void AppendReasons(std::string_view key,
-                   const std::map<std::string, std::string>& reasons,
+// Sorted by name, equal names once (the first): the order and keys of a
+// std::map, which nlohmann dumps.
+void SortByName(std::vector<FailedNode>& nodes) {
+  std::stable_sort(
+      nodes.begin(), nodes.end(),
+      [](const FailedNode& a, const FailedNode& b) { return a.name < b.name; });
+  nodes.erase(std::unique(nodes.begin(), nodes.end(),
+                          [](const FailedNode& a, const FailedNode& b) {
+                            return a.name == b.name;
+                          }),
+              nodes.end());
+}
+
+std::vector<FailedNode> Borrow(
+    const std::map<std::string, std::string>& reasons) {
+  std::vector<FailedNode> out;
+  out.reserve(reasons.size());
+  for (const auto& [name, reason] : reasons) out.push_back({name, reason});
+  return out;
+}
+
+// `"key":{"name":"reason",...}` (`reasons` sorted) appended to `out`. A
+// reason given again (the same bytes at the same address, as binpack's one
+// "outranked" text for hundreds of nodes) is escaped once and copied.
+void AppendReasons(std::string_view key, const std::vector<FailedNode>& reasons,
                    std::string& out) {
   out += '"';
   out += key;
   out += "\":{";
+  const char* last_data = nullptr;
+  size_t last_size = 0, escaped_at = 0, escaped_size = 0;
   bool first = true;
   for (const auto& [name, reason] : reasons) {
     if (!first) out += ',';
     first = false;
     json::AppendJsonString(name, out);
     out += ':';
-    json::AppendJsonString(reason, out);
+    if (reason.data() == last_data && reason.size() == last_size) {
+      out.append(out, escaped_at, escaped_size);
+    } else {
+      last_data = reason.data();
+      last_size = reason.size();
+      escaped_at = out.size();
+      json::AppendJsonString(reason, out);
+      escaped_size = out.size() - escaped_at;
+    }
   }
   out += '}';
 }
 
+// The reply after its Nodes/NodeNames part.
+void AppendFailures(const std::vector<FailedNode>& failed,
+                    const std::vector<FailedNode>& unresolvable,
+                    std::string_view error, std::string& out) {
+  AppendReasons("FailedNodes", failed, out);
+  out += ',';
+  AppendReasons("FailedAndUnresolvableNodes", unresolvable, out);
+  out += ",\"Error\":";
+  json::AppendJsonString(error, out);
+  out += '}';
+}
+
+void AppendNodeNames(const std::vector<std::string>& passed, std::string& out) {
+  out += "{\"Nodes\":null,\"NodeNames\":[";
+  for (size_t i = 0; i < passed.size(); ++i) {
+    if (i > 0) out += ',';
+    json::AppendJsonString(passed[i], out);
+  }
+  out += "],";
+}
+
 }  // namespace
+
+std::string EncodeFilterNames(const std::vector<std::string>& passed,
+                              std::vector<FailedNode> failed,
+                              std::vector<FailedNode> unresolvable) {
+  SortByName(failed);
+  SortByName(unresolvable);
+  std::string out;
+  out.reserve(64 + passed.size() * 24 + failed.size() * 96 +
+              unresolvable.size() * 96);
+  AppendNodeNames(passed, out);
+  AppendFailures(failed, unresolvable, "", out);
+  return out;
+}
 
 std::string EncodeFilterResult(const ExtenderArgs& args,
                                const FilterResult& result) {
@@ -166,12 +232,7 @@ std::string EncodeFilterResult(const ExtenderArgs& args,
   out.reserve(64 + result.passed.size() * 24 +
               (result.failed.size() + result.failed_unresolvable.size()) * 96);
   if (args.node_names.has_value() || !args.nodes.has_value()) {
-    out += "{\"Nodes\":null,\"NodeNames\":[";
-    for (size_t i = 0; i < result.passed.size(); ++i) {
-      if (i > 0) out += ',';
-      json::AppendJsonString(result.passed[i], out);
-    }
-    out += "],";
+    AppendNodeNames(result.passed, out);
   } else {
     // Return the Node objects the scheduler sent, in its order.
     std::set<std::string_view> pass(result.passed.begin(), result.passed.end());
@@ -184,12 +245,8 @@ std::string EncodeFilterResult(const ExtenderArgs& args,
     out += items.dump();
     out += "},\"NodeNames\":null,";
   }
-  AppendReasons("FailedNodes", result.failed, out);
-  out += ',';
-  AppendReasons("FailedAndUnresolvableNodes", result.failed_unresolvable, out);
-  out += ",\"Error\":";
-  json::AppendJsonString(result.error, out);
-  out += '}';
+  AppendFailures(Borrow(result.failed), Borrow(result.failed_unresolvable),
+                 result.error, out);
   return out;
 }
 

@@ -59,6 +59,21 @@ struct FilterResult {
 std::string EncodeFilterResult(const ExtenderArgs& args,
                                const FilterResult& result);
 
+// A node that failed filter and why, both borrowed from the caller.
+struct FailedNode {
+  std::string_view name;
+  std::string_view reason;
+};
+
+// The NodeNames form of a filter reply (nodeCacheCapable=true) from
+// borrowed names and reasons, without building maps: the same bytes as
+// EncodeFilterResult() of the equal FilterResult (`failed` and
+// `unresolvable` are sorted by name here; of equal names the first stays,
+// and callers give equal names equal reasons).
+std::string EncodeFilterNames(const std::vector<std::string>& passed,
+                              std::vector<FailedNode> failed,
+                              std::vector<FailedNode> unresolvable);
+
 // An error reply (filter fails for this attempt).
 std::string EncodeFilterError(std::string_view error);
 

@@ -1,0 +1,126 @@
+#include "extender/verdict_memo.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "extender/card_cache.h"
+#include "extender/node_verdict.h"
+#include "extender/testing/objects.h"
+
+namespace gcushare::extender {
+namespace {
+
+using testing::Assigned;
+using testing::MemoryPod;
+using testing::SharingNode;
+
+contract::PodRequest Shared(uint64_t units) {
+  contract::PodRequest request;
+  request.memory_units = units;
+  return request;
+}
+
+// The memo's verdict for `name`, and Judge()'s on the same state.
+std::pair<NodeVerdict, NodeVerdict> Both(const CardCache& cache,
+                                         VerdictMemo::Table& table,
+                                         const contract::PodRequest& request,
+                                         const RequestMix* mix,
+                                         const std::string& name) {
+  std::pair<NodeVerdict, NodeVerdict> both;
+  cache.Visit({name}, [&](const std::string&, const CachedNode* node) {
+    both.first = *table.Get(node);
+    both.second = Judge(node, request, Policy::kBinpack, mix);
+  });
+  return both;
+}
+
+void ExpectSame(const std::pair<NodeVerdict, NodeVerdict>& both) {
+  EXPECT_EQ(both.first.fits, both.second.fits);
+  EXPECT_EQ(both.first.unresolvable, both.second.unresolvable);
+  EXPECT_EQ(both.first.reason, both.second.reason);
+  EXPECT_EQ(both.first.placement.cards, both.second.placement.cards);
+  EXPECT_EQ(both.first.placement.score, both.second.placement.score);
+  EXPECT_EQ(both.first.placement.rank, both.second.placement.rank);
+}
+
+TEST(VerdictMemoTest, EveryChangeOfTheNodeIsJudgedAfresh) {
+  CardCache cache;
+  VerdictMemo memo;
+  auto mix = std::make_shared<const RequestMix>();
+  const contract::PodRequest request = Shared(10);
+  auto table = memo.For(request, Policy::kBinpack, mix);
+  cache.UpsertNode(SharingNode("n1", 1, 16));
+  auto both = Both(cache, *table, request, mix.get(), "n1");
+  EXPECT_TRUE(both.first.fits);
+  ExpectSame(both);
+  // A new pod on the node (counted without a recount) leaves 6 units.
+  ASSERT_TRUE(
+      cache.UpsertPod(Assigned(MemoryPod("a", 10), "n1", {0}, 16)).ok());
+  both = Both(cache, *table, request, mix.get(), "n1");
+  EXPECT_FALSE(both.first.fits);
+  ExpectSame(both);
+  // The pod finishes: the card is free again.
+  auto done = Assigned(MemoryPod("a", 10), "n1", {0}, 16);
+  cache.RemovePod(done);
+  both = Both(cache, *table, request, mix.get(), "n1");
+  EXPECT_TRUE(both.first.fits);
+  ExpectSame(both);
+  // The node is replaced by one with smaller cards.
+  cache.UpsertNode(SharingNode("n1", 1, 8));
+  both = Both(cache, *table, request, mix.get(), "n1");
+  EXPECT_FALSE(both.first.fits);
+  ExpectSame(both);
+  // Removed, then back as it was: a version it never had.
+  cache.RemoveNode("n1");
+  both = Both(cache, *table, request, mix.get(), "n1");
+  EXPECT_EQ(both.first.reason, NotSharingNodeReason());
+  ExpectSame(both);
+  cache.UpsertNode(SharingNode("n1", 1, 16));
+  both = Both(cache, *table, request, mix.get(), "n1");
+  EXPECT_TRUE(both.first.fits);
+  ExpectSame(both);
+}
+
+TEST(VerdictMemoTest, ShapesPoliciesAndMixesHaveTheirOwnTables) {
+  VerdictMemo memo;
+  auto mix = std::make_shared<const RequestMix>();
+  auto small = memo.For(Shared(4), Policy::kBinpack, mix);
+  EXPECT_EQ(memo.For(Shared(4), Policy::kBinpack, mix), small);
+  EXPECT_NE(memo.For(Shared(8), Policy::kBinpack, mix), small);
+  EXPECT_NE(memo.For(Shared(4), Policy::kSpread, mix), small);
+  auto other_mix = std::make_shared<const RequestMix>(
+      std::map<uint64_t, uint64_t>{{4, 1}}, std::map<uint32_t, uint64_t>{});
+  EXPECT_NE(memo.For(Shared(4), Policy::kBinpack, other_mix), small);
+}
+
+TEST(VerdictMemoTest, ManyNodesAndVersionsStayCorrect) {
+  CardCache cache;
+  VerdictMemo memo;
+  auto mix = std::make_shared<const RequestMix>(
+      std::map<uint64_t, uint64_t>{{4, 3}, {10, 1}},
+      std::map<uint32_t, uint64_t>{{1, 1}});
+  const contract::PodRequest request = Shared(4);
+  auto table = memo.For(request, Policy::kBinpack, mix);
+  // More versions than the table's first limit (1024), so it is cleared
+  // on the way; every answer must still be Judge()'s.
+  for (int round = 0; round < 3; ++round) {
+    for (int n = 0; n < 600; ++n) {
+      const std::string name = "n" + std::to_string(n);
+      cache.UpsertNode(SharingNode(name, 2, 16));
+      if (round > 0) {
+        ASSERT_TRUE(cache
+                        .UpsertPod(Assigned(
+                            MemoryPod("p" + std::to_string(round * 1000 + n),
+                                      4 + static_cast<uint64_t>(round)),
+                            name, {static_cast<uint32_t>(n % 2)}, 16))
+                        .ok());
+      }
+      ExpectSame(Both(cache, *table, request, mix.get(), name));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gcushare::extender
