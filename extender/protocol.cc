@@ -4,33 +4,24 @@
 #include <cctype>
 #include <set>
 
+#include "contract/pod_request.h"
 #include "json/pruned_parse.h"
 #include "json/string_writer.h"
 
 namespace gcushare::extender {
 namespace {
 
-bool EqualFold(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
-StatusOr<nlohmann::json> ParseObject(std::string_view body,
-                                     std::string_view what) {
+StatusOr<nlohmann::json> ParseObject(
+    std::string_view body, std::string_view what,
+    const json::FieldTree& keep = json::FieldTree()) {
   if (body.empty()) {
     return InvalidArgumentError(std::string(what) + ": empty body");
   }
-  // simdjson lexes, nlohmann holds (json/pruned_parse.h; a whole tree):
-  // 1.3-1.7x faster than nlohmann's parser on a 500-name ExtenderArgs
-  // (//extender:decode_benchmark).
+  // simdjson lexes, nlohmann holds (json/pruned_parse.h): 1.3-1.7x faster
+  // than nlohmann's parser on a 500-name ExtenderArgs, and what `keep`
+  // drops is never built (//extender:decode_benchmark).
   GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json parsed,
-                            json::ParsePruned(body, json::FieldTree(), what));
+                            json::ParsePruned(body, keep, what));
   if (!parsed.is_object()) {
     return InvalidArgumentError(std::string(what) + ": not a JSON object");
   }
@@ -48,6 +39,22 @@ StatusOr<std::string> StringField(const nlohmann::json& object,
   return value->get<std::string>();
 }
 
+// What ParseExtenderArgs keeps: Pod (of it, what ComputePodRequest and
+// PodIdentity read), Nodes and NodeNames, each under any key equal to its
+// name ignoring case, so that FindField chooses among them as it would in
+// the whole body. Everything else (a pod's labels, env, volumes, status)
+// is skipped unbuilt.
+json::FieldTree ExtenderArgsFields() {
+  json::FieldTree pod = contract::PodRequestFields();
+  for (const char* field : {"name", "namespace", "uid", "creationTimestamp"}) {
+    pod.Add({"metadata", field});
+  }
+  pod.Add({"spec", "nodeName"});
+  json::FieldTree args;
+  args.FoldCase().AddTree({"Pod"}, pod).Add({"Nodes"}).Add({"NodeNames"});
+  return args;
+}
+
 }  // namespace
 
 const nlohmann::json* FindField(const nlohmann::json& object,
@@ -56,7 +63,7 @@ const nlohmann::json* FindField(const nlohmann::json& object,
   auto exact = object.find(std::string(key));
   if (exact != object.end()) return &*exact;
   for (auto it = object.begin(); it != object.end(); ++it) {
-    if (EqualFold(it.key(), key)) return &it.value();
+    if (json::EqualFoldAscii(it.key(), key)) return &it.value();
   }
   return nullptr;
 }
@@ -78,8 +85,10 @@ std::vector<std::string> ExtenderArgs::CandidateNames() const {
 }
 
 StatusOr<ExtenderArgs> ParseExtenderArgs(std::string_view body) {
+  static const json::FieldTree* const kKeep =
+      new json::FieldTree(ExtenderArgsFields());  // Immutable; never freed.
   GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json parsed,
-                            ParseObject(body, "ExtenderArgs"));
+                            ParseObject(body, "ExtenderArgs", *kKeep));
   ExtenderArgs args;
   const nlohmann::json* pod = FindField(parsed, "Pod");
   if (pod == nullptr || !pod->is_object()) {

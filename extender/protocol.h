@@ -27,7 +27,11 @@ namespace gcushare::extender {
 
 // Filter and prioritize request (ExtenderArgs).
 struct ExtenderArgs {
-  nlohmann::json pod;  // The full v1 Pod.
+  // The v1 Pod, pruned to what ComputePodRequest (contract/pod_request.h)
+  // and PodIdentity (extender/pod_usage.h) read: metadata name, namespace,
+  // uid, creationTimestamp; spec.nodeName; each (init) container's name,
+  // restartPolicy and resources.
+  nlohmann::json pod;
   // nodeCacheCapable=false: the full Node objects (Nodes.items).
   std::optional<std::vector<nlohmann::json>> nodes;
   // nodeCacheCapable=true: the candidate node names.
