@@ -10,11 +10,14 @@ void CardCache::UpsertNode(const nlohmann::json& node) {
   std::unique_lock lock(mu_);
   if (view.name.empty()) return;
   if (view.problem == NotSharingNodeReason()) {
+    index_.Erase(view.name);
     nodes_.erase(view.name);
     return;
   }
   std::string name = view.name;
-  CachedNode& cached = nodes_[name];
+  auto [entry, added] = nodes_.try_emplace(name);
+  if (added) index_.Insert(entry->first, &entry->second);
+  CachedNode& cached = entry->second;
   cached.view = std::move(view);
   RecountLocked(name);
 }
@@ -22,7 +25,10 @@ void CardCache::UpsertNode(const nlohmann::json& node) {
 void CardCache::RemoveNode(std::string_view name) {
   std::unique_lock lock(mu_);
   auto it = nodes_.find(name);
-  if (it != nodes_.end()) nodes_.erase(it);
+  if (it != nodes_.end()) {
+    index_.Erase(it->first);
+    nodes_.erase(it);
+  }
 }
 
 Status CardCache::UpsertPod(const nlohmann::json& pod) {
@@ -84,9 +90,19 @@ void CardCache::Visit(const std::vector<std::string>& names,
                                                const CachedNode*)>& fn) const {
   std::shared_lock lock(mu_);
   for (const std::string& name : names) {
-    auto it = nodes_.find(name);
-    fn(name, it == nodes_.end() ? nullptr : &it->second);
+    fn(name, index_.Find(name));
   }
+}
+
+void CardCache::WithNodes(
+    const std::vector<std::string>& names,
+    const std::function<void(const std::vector<const CachedNode*>&)>& fn)
+    const {
+  std::vector<const CachedNode*> nodes;
+  nodes.reserve(names.size());
+  std::shared_lock lock(mu_);
+  for (const std::string& name : names) nodes.push_back(index_.Find(name));
+  fn(nodes);
 }
 
 void CardCache::VisitAll(
@@ -108,8 +124,7 @@ void CardCache::WithExclusive(const std::function<void(Locked&)>& fn) {
 }
 
 const CachedNode* CardCache::Locked::Node(std::string_view name) const {
-  auto it = cache_->nodes_.find(name);
-  return it == cache_->nodes_.end() ? nullptr : &it->second;
+  return cache_->index_.Find(name);
 }
 
 const PodUsage* CardCache::Locked::Pod(std::string_view uid) const {

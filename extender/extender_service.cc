@@ -28,15 +28,15 @@ std::string OutrankedReason(const std::string& best) {
 }
 
 // The verdicts of one request's candidates, in the scheduler's order
-// (nodes judged under one read lock of the cache, through the memo).
-using Verdicts = std::vector<std::shared_ptr<const NodeVerdict>>;
+// (nodes looked up and judged under one read lock of the cache, through the
+// memo; the verdicts live as long as `memo`).
+using Verdicts = std::vector<const NodeVerdict*>;
 
 Verdicts JudgeAll(const CardCache& cache, VerdictMemo::Table& memo,
                   const std::vector<std::string>& names) {
   Verdicts verdicts;
-  verdicts.reserve(names.size());
-  cache.Visit(names, [&](const std::string&, const CachedNode* node) {
-    verdicts.push_back(memo.Get(node));
+  cache.WithNodes(names, [&](const std::vector<const CachedNode*>& nodes) {
+    verdicts = memo.GetAll(nodes);
   });
   return verdicts;
 }
@@ -44,7 +44,7 @@ Verdicts JudgeAll(const CardCache& cache, VerdictMemo::Table& memo,
 // The best rank among the fitting verdicts; null when none fits.
 const Placement* BestPlacement(const Verdicts& verdicts) {
   const Placement* best = nullptr;
-  for (const auto& verdict : verdicts) {
+  for (const NodeVerdict* verdict : verdicts) {
     if (verdict->fits &&
         (best == nullptr || verdict->placement.rank > best->rank)) {
       best = &verdict->placement;
@@ -78,7 +78,7 @@ HttpReply ExtenderService::Filter(std::string_view body) const {
     return Ok(
         EncodeFilterError("pod's GCU request: " + request.status().message()));
   }
-  std::vector<std::string> names = args->CandidateNames();
+  std::vector<std::string> names = args->TakeCandidateNames();
   if (!request->Wants()) {
     FilterResult result;
     result.passed = std::move(names);
@@ -140,7 +140,7 @@ HttpReply ExtenderService::Prioritize(std::string_view body) const {
   if (!args.ok()) return BadRequest(args.status().message());
   auto request = contract::ComputePodRequest(args->pod);
   std::vector<std::pair<std::string, int64_t>> scores;
-  std::vector<std::string> names = args->CandidateNames();
+  std::vector<std::string> names = args->TakeCandidateNames();
   scores.reserve(names.size());
   if (!request.ok() || !request->Wants()) {
     for (std::string& name : names) scores.emplace_back(std::move(name), 0);

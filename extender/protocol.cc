@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <utility>
 
 #include "contract/pod_request.h"
 #include "json/pruned_parse.h"
@@ -82,6 +83,11 @@ std::vector<std::string> ExtenderArgs::CandidateNames() const {
     }
   }
   return names;
+}
+
+std::vector<std::string> ExtenderArgs::TakeCandidateNames() {
+  if (node_names.has_value()) return std::exchange(*node_names, {});
+  return CandidateNames();
 }
 
 StatusOr<ExtenderArgs> ParseExtenderArgs(std::string_view body) {

@@ -44,6 +44,9 @@ struct ExtenderArgs {
   // string name gives "". The one reading of the candidates: filter,
   // prioritize and the reply all use it. Never throws.
   std::vector<std::string> CandidateNames() const;
+  // CandidateNames(), moving NodeNames' strings out instead of copying them
+  // (node_names keeps its presence; the pod and Nodes stay).
+  std::vector<std::string> TakeCandidateNames();
 };
 
 StatusOr<ExtenderArgs> ParseExtenderArgs(std::string_view body);

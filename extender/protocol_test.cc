@@ -107,6 +107,8 @@ TEST(ProtocolTest, ThePodKeepsOnlyWhatFilterReads) {
         "resources":{"limits":{"enflame.com/gcu-memory":"2"}}}],
       "containers":[{"name":"c",
         "resources":{"limits":{"enflame.com/gcu-memory":"3"}}}]}})"));
+  EXPECT_EQ(args->TakeCandidateNames(), std::vector<std::string>{"a"});
+  EXPECT_TRUE(args->node_names.has_value());  // Still the names form.
   // A case variant alone is the pod.
   auto folded = ParseExtenderArgs(R"({"POD":)" + pod + R"(,"nodeNames":[]})");
   ASSERT_TRUE(folded.ok()) << folded.status();

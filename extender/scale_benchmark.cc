@@ -152,23 +152,25 @@ void PrintRow(const std::string& what, const Run& run) {
               run.errors);
 }
 
-// The value of the Prometheus sample `sample` (name and labels) in the
-// extender's /metrics, or 0 when absent.
-double Metric(int port, const std::string& sample) {
+// The handlers' CPU so far for each of `verbs`, in seconds, from one read
+// of the extender's /metrics (gcushare_extender_request_cpu_seconds_total;
+// 0 where absent). One read: a scrape costs the extender CPU too.
+std::vector<double> HandlerCpu(int port,
+                               const std::vector<std::string>& verbs) {
   auto client = Connect(port);
   auto res =
       client->Get(std::string(contract::kExtenderPathPrefix) + "/metrics");
-  if (!res || res->status != 200) return 0;
-  const std::string key = sample + " ";
-  const size_t at = res->body.find("\n" + key);
-  if (at == std::string::npos) return 0;
-  return std::stod(res->body.substr(at + 1 + key.size()));
-}
-
-// The handlers' CPU for `verb` so far, in seconds.
-double HandlerCpu(int port, const std::string& verb) {
-  return Metric(port, "gcushare_extender_request_cpu_seconds_total{verb=\"" +
-                          verb + "\"}");
+  std::vector<double> seconds;
+  for (const std::string& verb : verbs) {
+    const std::string key =
+        "\ngcushare_extender_request_cpu_seconds_total{verb=\"" + verb + "\"} ";
+    const size_t at =
+        res && res->status == 200 ? res->body.find(key) : std::string::npos;
+    seconds.push_back(at == std::string::npos
+                          ? 0
+                          : std::stod(res->body.substr(at + key.size())));
+  }
+  return seconds;
 }
 
 // One scheduling cycle's figures, per verb.
@@ -198,9 +200,8 @@ Cycles DriveCycles(int port, pid_t pid, const std::vector<json>& pods,
   std::atomic<int> next_start{0};
   std::atomic<int> failures{0};
   const double cpu_before = CpuSeconds(pid);
-  double handler_before[3];
-  const char* verbs[3] = {"filter", "prioritize", "bind"};
-  for (int v = 0; v < 3; ++v) handler_before[v] = HandlerCpu(port, verbs[v]);
+  const std::vector<std::string> verbs = {"filter", "prioritize", "bind"};
+  const std::vector<double> handler_before = HandlerCpu(port, verbs);
   std::vector<std::thread> threads;
   for (int c = 0; c < schedulers; ++c) {
     threads.emplace_back([&, c] {
@@ -288,10 +289,11 @@ Cycles DriveCycles(int port, pid_t pid, const std::vector<json>& pods,
   for (auto& t : threads) t.join();
   out.process_cpu_per_cycle_ms =
       (CpuSeconds(pid) - cpu_before) * 1000 / std::max(1, out.cycles);
+  const std::vector<double> handler_after = HandlerCpu(port, verbs);
   for (int v = 0; v < 3; ++v) {
     Run& run = v == 0 ? out.filter : v == 1 ? out.prioritize : out.bind;
-    run.cpu_per_request_ms = (HandlerCpu(port, verbs[v]) - handler_before[v]) *
-                             1000 / std::max<size_t>(1, run.micros.size());
+    run.cpu_per_request_ms = (handler_after[v] - handler_before[v]) * 1000 /
+                             std::max<size_t>(1, run.micros.size());
   }
   out.bind.errors = failures;
   return out;
@@ -609,9 +611,15 @@ int Main(int argc, char** argv) {
       auto card = a.find(std::string(contract::kPodDeviceId));
       auto memory = a.find(std::string(contract::kPodMemoryRequest));
       if (card == a.end() || memory == a.end()) continue;
-      per_card[{stored->object["spec"].value("nodeName", ""),
-                card->get<std::string>()}] +=
-          std::stoull(memory->get<std::string>());
+      // A whole-card pod names its cards "0,1" and asks for all their
+      // memory: each card holds its share.
+      std::vector<std::string> cards;
+      std::stringstream list(card->get<std::string>());
+      for (std::string one; std::getline(list, one, ',');) cards.push_back(one);
+      for (const std::string& one : cards) {
+        per_card[{stored->object["spec"].value("nodeName", ""), one}] +=
+            std::stoull(memory->get<std::string>()) / cards.size();
+      }
     }
     for (const auto& [where, units] : per_card) {
       if (units > spec.units_per_card) ++overcommitted;

@@ -11,19 +11,27 @@
 // (shape, policy, mix, version) names a verdict exactly: a memoized verdict
 // is the one Judge() would return now.
 //
-// Memory: at most kShapes tables of at most 2 x (nodes judged) verdicts
-// each; a table that grows past that (stale versions) is cleared.
+// Memory: at most kShapes tables of about 2 x (nodes judged) verdicts each
+// (at least 1024); a table that grows past that (stale versions) is
+// replaced by an empty one, and freed when the last request using it ends.
 //
-// Thread-safety: all methods are safe for concurrent use (one mutex, held
-// for a lookup or an insert, never while judging). Verdicts are immutable
-// and shared.
+// Thread-safety: all methods are safe for concurrent use (a table's lock is
+// held for a request's lookups or inserts, never while judging). Verdicts
+// are immutable once stored.
+//
+// TODO(binpack merge): when Judge() reads node CPU/memory
+// (extender/node_resources.h), a verdict depends on that too: the key
+// (VerdictMemo::For's shape, or CachedNode::version) must change with the
+// node's resources version.
 #ifndef GCUSHARE_EXTENDER_VERDICT_MEMO_H_
 #define GCUSHARE_EXTENDER_VERDICT_MEMO_H_
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
-#include <unordered_map>
+#include <shared_mutex>
+#include <utility>
 #include <vector>
 
 #include "contract/pod_request.h"
@@ -36,24 +44,39 @@ namespace gcushare::extender {
 class VerdictMemo {
  public:
   // The verdicts for one request shape, policy and mix (held, so that a
-  // freed mix's address is never mistaken for a new one).
+  // freed mix's address is never mistaken for a new one). Verdicts are
+  // never dropped from a table: a pointer it hands out stays valid while
+  // the table lives (callers hold its shared_ptr); a table past its limit
+  // is replaced by VerdictMemo::For().
   class Table {
    public:
-    // The verdict for `node` (null: not cached), judged now if not known.
-    // Call under the cache's read lock (the node must stay as it is).
-    std::shared_ptr<const NodeVerdict> Get(const CachedNode* node);
+    // The verdicts for `nodes` (null: not cached), in order, judged now
+    // where not known; one shared lock for the lookups, one exclusive for
+    // the inserts, and the judging between them unlocked. Call under the
+    // cache's read lock (the nodes must stay as they are).
+    std::vector<const NodeVerdict*> GetAll(
+        const std::vector<const CachedNode*>& nodes);
+    // GetAll() of one node.
+    const NodeVerdict* Get(const CachedNode* node);
 
    private:
     friend class VerdictMemo;
+    // Where `version` is (or would go) in slots_; mu_ held.
+    size_t SlotLocked(uint64_t version) const;
+    void InsertLocked(uint64_t version, const NodeVerdict* verdict);
+
     uint64_t memory_units = 0;
     uint64_t cards = 0;
     Policy policy = Policy::kBinpack;
     std::shared_ptr<const RequestMix> mix;
     contract::PodRequest request;  // Judged with (containers unused).
-    std::mutex mu;
-    std::unordered_map<uint64_t, std::shared_ptr<const NodeVerdict>>
-        verdicts;      // By CachedNode::version; guarded by mu.
-    size_t limit = 0;  // Guarded by mu.
+    size_t limit = 0;              // Verdicts before For() replaces it.
+
+    mutable std::shared_mutex mu_;
+    std::deque<NodeVerdict> verdicts_;  // Stable addresses; guarded by mu_.
+    // Open addressing by CachedNode::version (power-of-two size, at most
+    // half full; a null verdict marks a free slot); guarded by mu_.
+    std::vector<std::pair<uint64_t, const NodeVerdict*>> slots_;
   };
 
   // The table for `request`'s shape under `policy` and `mix` (may be null).

@@ -103,10 +103,15 @@ TEST(VerdictMemoTest, ManyNodesAndVersionsStayCorrect) {
       std::map<uint32_t, uint64_t>{{1, 1}});
   const contract::PodRequest request = Shared(4);
   auto table = memo.For(request, Policy::kBinpack, mix);
-  // More versions than the table's first limit (1024), so it is cleared
-  // on the way; every answer must still be Judge()'s.
+  const VerdictMemo::Table* first = table.get();
+  // More versions than the table's first limit (1024), so it is replaced
+  // on the way (while a request holding the old one still reads it);
+  // every answer must still be Judge()'s.
   for (int round = 0; round < 3; ++round) {
     for (int n = 0; n < 600; ++n) {
+      std::shared_ptr<VerdictMemo::Table> held = table;
+      table = memo.For(request, Policy::kBinpack, mix);
+      ExpectSame(Both(cache, *held, request, mix.get(), "n0"));
       const std::string name = "n" + std::to_string(n);
       cache.UpsertNode(SharingNode(name, 2, 16));
       if (round > 0) {
@@ -120,6 +125,30 @@ TEST(VerdictMemoTest, ManyNodesAndVersionsStayCorrect) {
       ExpectSame(Both(cache, *table, request, mix.get(), name));
     }
   }
+  EXPECT_NE(table.get(), first);
+}
+
+TEST(VerdictMemoTest, GetAllAnswersInOrderWithUnknownNodes) {
+  CardCache cache;
+  VerdictMemo memo;
+  const contract::PodRequest request = Shared(10);
+  auto table = memo.For(request, Policy::kBinpack, nullptr);
+  cache.UpsertNode(SharingNode("big", 1, 16));
+  cache.UpsertNode(SharingNode("small", 1, 8));
+  cache.WithNodes({"small", "none", "big", "small"},
+                  [&](const std::vector<const CachedNode*>& nodes) {
+                    ASSERT_EQ(nodes.size(), 4u);
+                    EXPECT_EQ(nodes[1], nullptr);
+                    std::vector<const NodeVerdict*> verdicts =
+                        table->GetAll(nodes);
+                    ASSERT_EQ(verdicts.size(), 4u);
+                    EXPECT_FALSE(verdicts[0]->fits);
+                    EXPECT_EQ(verdicts[1]->reason, NotSharingNodeReason());
+                    EXPECT_TRUE(verdicts[2]->fits);
+                    EXPECT_EQ(verdicts[3], verdicts[0]);  // Judged once.
+                    // Known now: the same verdicts again.
+                    EXPECT_EQ(table->GetAll(nodes), verdicts);
+                  });
 }
 
 }  // namespace
