@@ -101,7 +101,21 @@ void CardCache::WithNodes(
   std::vector<const CachedNode*> nodes;
   nodes.reserve(names.size());
   std::shared_lock lock(mu_);
-  for (const std::string& name : names) nodes.push_back(index_.Find(name));
+  // Memory-bound (a slot, then the node, per name): the slots a few names
+  // ahead and the fields judging reads are requested early.
+  constexpr size_t kAhead = 8;
+  for (size_t i = 0; i < names.size() && i < kAhead; ++i) {
+    index_.Prefetch(names[i]);
+  }
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i + kAhead < names.size()) index_.Prefetch(names[i + kAhead]);
+    const CachedNode* node = index_.Find(names[i]);
+    if (node != nullptr) {
+      __builtin_prefetch(&node->version);
+      __builtin_prefetch(&node->view.problem);
+    }
+    nodes.push_back(node);
+  }
   fn(nodes);
 }
 

@@ -52,8 +52,13 @@ std::vector<const NodeVerdict*> VerdictMemo::Table::GetAll(
   // the first stored verdict is kept (both are the same).
   std::vector<NodeVerdict> judged;
   judged.reserve(missing.size());
-  for (size_t i : missing) {
-    judged.push_back(Judge(nodes[i], request, policy, mix.get()));
+  constexpr size_t kAhead = 4;  // Cards of the nodes judged next, early.
+  for (size_t k = 0; k < missing.size(); ++k) {
+    if (k + kAhead < missing.size()) {
+      const CachedNode* next = nodes[missing[k + kAhead]];
+      if (next != nullptr) __builtin_prefetch(next->cards.data());
+    }
+    judged.push_back(Judge(nodes[missing[k]], request, policy, mix.get()));
   }
   std::unique_lock lock(mu_);
   for (size_t k = 0; k < missing.size(); ++k) {
