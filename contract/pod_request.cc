@@ -107,4 +107,14 @@ StatusOr<PodRequest> ComputePodRequest(const nlohmann::json& pod) {
   return request;
 }
 
+json::FieldTree PodRequestFields() {
+  json::FieldTree fields;
+  for (const char* list : {"containers", "initContainers"}) {
+    for (const char* field : {"name", "restartPolicy", "resources"}) {
+      fields.Add({"spec", list, field});
+    }
+  }
+  return fields;
+}
+
 }  // namespace gcushare::contract

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "json/field_tree.h"
 #include "status/status.h"
 
 namespace gcushare::contract {
@@ -48,6 +49,12 @@ struct PodRequest {
 // InvalidArgument naming the container and resource when a quantity is not
 // a whole non-negative number, or when the pod JSON is not shaped like a Pod.
 StatusOr<PodRequest> ComputePodRequest(const nlohmann::json& pod);
+
+// The fields of a pod ComputePodRequest reads, for a pruned parse
+// (json/pruned_parse.h): name, restartPolicy and resources of each container
+// and init container. A pod parsed with these (and any others) gives the
+// same request, or the same error, as the whole pod.
+json::FieldTree PodRequestFields();
 
 }  // namespace gcushare::contract
 

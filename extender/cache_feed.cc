@@ -64,7 +64,7 @@ std::optional<nlohmann::json> NodeKeptForm(const nlohmann::json& node) {
 }
 
 json::FieldTree PodFields() {
-  json::FieldTree fields;
+  json::FieldTree fields = contract::PodRequestFields();
   for (const char* field :
        {"name", "namespace", "uid", "resourceVersion", "creationTimestamp"}) {
     fields.Add({"metadata", field});
@@ -76,11 +76,6 @@ json::FieldTree PodFields() {
     fields.Add({"metadata", "annotations", annotation});
   }
   fields.Add({"spec", "nodeName"}).Add({"status", "phase"});
-  for (const char* list : {"containers", "initContainers"}) {
-    for (const char* field : {"name", "restartPolicy", "resources"}) {
-      fields.Add({"spec", list, field});
-    }
-  }
   return fields;
 }
 

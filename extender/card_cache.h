@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "extender/card_allocator.h"
+#include "extender/name_index.h"
 #include "extender/node_view.h"
 #include "extender/pod_usage.h"
 #include "status/status.h"
@@ -41,6 +42,9 @@ struct CachedNode {
   NodeView view;                   // The node object as last read.
   std::vector<CardUsage> cards;    // One per published card, layout order.
   std::set<std::string> pod_uids;  // Pods holding memory here.
+  // Changes whenever `view` or `cards` change, to a value no node of this
+  // cache ever had (never 0): what VerdictMemo keys verdicts by.
+  uint64_t version = 0;
 };
 
 class CardCache {
@@ -69,6 +73,13 @@ class CardCache {
   void Visit(const std::vector<std::string>& names,
              const std::function<void(const std::string& name,
                                       const CachedNode* node)>& fn) const;
+  // Looks every name up under one read lock and calls `fn` once with the
+  // nodes in order (null: not cached); the pointers are valid during the
+  // call only.
+  void WithNodes(
+      const std::vector<std::string>& names,
+      const std::function<void(const std::vector<const CachedNode*>&)>& fn)
+      const;
   // Runs `fn` for every node, in name order, under one read lock.
   void VisitAll(const std::function<void(const std::string& name,
                                          const CachedNode& node)>& fn) const;
@@ -117,8 +128,12 @@ class CardCache {
     }
   };
   std::unordered_map<std::string, CachedNode, NameHash, std::equal_to<>> nodes_;
+  // nodes_ by name, flat (extender/name_index.h): what Visit() and
+  // Locked::Node() look names up in. Kept in step with nodes_ under mu_.
+  NameIndex<const CachedNode> index_;
   std::map<std::string, PodUsage, std::less<>> pods_;  // By uid.
   uint64_t last_ticket_ = 0;                           // Guarded by mu_.
+  uint64_t last_version_ = 0;                          // Guarded by mu_.
   // Node name -> uids of pods holding memory there (also for nodes not
   // cached yet: the pod informer may run ahead of the node informer).
   std::map<std::string, std::set<std::string>, std::less<>> pods_by_node_;

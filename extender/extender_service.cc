@@ -13,6 +13,7 @@
 #include "extender/node_verdict.h"
 #include "extender/plain_rank.h"
 #include "extender/pod_usage.h"
+#include "extender/verdict_memo.h"
 #include "kube/json_fields.h"
 
 namespace gcushare::extender {
@@ -30,58 +31,31 @@ std::string OutrankedReason(const std::string& best) {
          " holds this pod with less card memory stranded";
 }
 
-// Binpack: only the best-ranked fitting nodes pass, so that kube-scheduler's
-// own scores (which spread pods) choose among equally good nodes only; the
-// others fail as unresolvable (FailedAndUnresolvableNodes): the pod fits
-// there already, so evicting pods could not help, and kube-scheduler's
-// preemption must not pick victims on them (docs/protocols.md).
-// Spread: every fitting node passes.
-void KeepBestRanked(Policy policy,
-                    const std::vector<std::pair<std::string, Placement>>& fits,
-                    FilterResult* result) {
-  const Placement* best = nullptr;
-  for (const auto& [name, placement] : fits) {
-    if (best == nullptr || placement.rank > best->rank) best = &placement;
-  }
-  std::string best_name;
-  for (const auto& [name, placement] : fits) {
-    if (policy == Policy::kSpread || placement.rank == best->rank) {
-      result->passed.push_back(name);
-      if (best_name.empty()) best_name = name;
-    }
-  }
-  if (policy == Policy::kSpread) return;
-  const std::string outranked = OutrankedReason(best_name);  // Built once.
-  for (const auto& [name, placement] : fits) {
-    if (placement.rank != best->rank) {
-      result->failed_unresolvable.emplace_hint(
-          result->failed_unresolvable.end(), name, outranked);
-    }
-  }
+// The verdicts of one request's candidates, in the scheduler's order
+// (nodes looked up and judged under one read lock of the cache, through the
+// memo; the verdicts live as long as `memo`).
+using Verdicts = std::vector<const NodeVerdict*>;
+
+Verdicts JudgeAll(const CardCache& cache, VerdictMemo::Table& memo,
+                  const std::vector<std::string>& names,
+                  const std::vector<std::optional<HostRequest>>* node_free) {
+  Verdicts verdicts;
+  cache.WithNodes(names, [&](const std::vector<const CachedNode*>& nodes) {
+    verdicts = memo.GetAll(nodes, node_free);
+  });
+  return verdicts;
 }
 
-// Prioritize's 0..10 per candidate (0 where the pod does not fit): binpack
-// gives 10 to the best-ranked nodes and at most 9 to the others; spread the
-// placement's score.
-std::vector<std::pair<std::string, int64_t>> RankScores(
-    Policy policy,
-    const std::vector<std::pair<std::string, std::optional<Placement>>>&
-        verdicts) {
+// The best rank among the fitting verdicts; null when none fits.
+const Placement* BestPlacement(const Verdicts& verdicts) {
   const Placement* best = nullptr;
-  for (const auto& [name, placement] : verdicts) {
-    if (placement && (best == nullptr || placement->rank > best->rank)) {
-      best = &*placement;
+  for (const NodeVerdict* verdict : verdicts) {
+    if (verdict->fits &&
+        (best == nullptr || verdict->placement.rank > best->rank)) {
+      best = &verdict->placement;
     }
   }
-  std::vector<std::pair<std::string, int64_t>> scores;
-  for (const auto& [name, placement] : verdicts) {
-    int64_t score = placement ? placement->score : 0;
-    if (placement && policy == Policy::kBinpack) {
-      score = placement->rank == best->rank ? 10 : std::min(score, int64_t{9});
-    }
-    scores.emplace_back(name, score);
-  }
-  return scores;
+  return best;
 }
 
 }  // namespace
@@ -116,9 +90,6 @@ std::optional<HostFit> ExtenderService::HostOn(
   if (!pod.has_value()) return std::nullopt;
   std::optional<HostRequest> free = resources_->Free(node);
   if (!free.has_value()) return std::nullopt;
-  // NOTE for the VerdictMemo (extender/verdict_memo.*): the verdict now
-  // depends on the node's free CPU/memory too, so its key must include a
-  // version of the node's NodeResources entry.
   return HostFit{*free, *pod};
 }
 
@@ -130,30 +101,65 @@ HttpReply ExtenderService::Filter(std::string_view body) const {
     return Ok(
         EncodeFilterError("pod's GCU request: " + request.status().message()));
   }
-  FilterResult result;
-  std::vector<std::string> names = args->CandidateNames();
+  std::vector<std::string> names = args->TakeCandidateNames();
   if (!request->Wants()) {
+    FilterResult result;
     result.passed = std::move(names);
     return Ok(EncodeFilterResult(*args, result));
   }
-  std::shared_ptr<const RequestMix> mix = history_.Mix();
+  // The pod's CPU/memory and each candidate's free CPU/memory, read once
+  // (HostFit in node_verdict.h; part of the memo's keys).
   const std::optional<HostRequest> pod_host = PodHost(args->pod);
-  std::vector<std::pair<std::string, Placement>> fits;
-  cache_->Visit(names, [&](const std::string& name, const CachedNode* node) {
-    const std::optional<HostFit> host = HostOn(name, pod_host);
-    NodeVerdict verdict =
-        Judge(node, *request, policy_, mix.get(), host ? &*host : nullptr);
-    if (verdict.fits) {
-      fits.emplace_back(name, std::move(verdict.placement));
-    } else if (verdict.unresolvable) {
-      result.failed_unresolvable[name] = verdict.reason;
-    } else {
-      result.failed[name] = verdict.reason;
+  std::vector<std::optional<HostRequest>> node_free;
+  if (pod_host.has_value()) node_free = resources_->FreeOf(names);
+  std::shared_ptr<VerdictMemo::Table> memo =
+      memo_.For(*request, policy_, history_.Mix(), pod_host);
+  const Verdicts verdicts =
+      JudgeAll(*cache_, *memo, names, pod_host ? &node_free : nullptr);
+  // Binpack: only the best-ranked fitting nodes pass, so that
+  // kube-scheduler's own scores (which spread pods) choose among equally
+  // good nodes only; the others fail as unresolvable
+  // (FailedAndUnresolvableNodes): the pod fits there already, so evicting
+  // pods could not help, and kube-scheduler's preemption must not pick
+  // victims on them (docs/protocols.md). Spread: every fitting node passes.
+  const Placement* best = BestPlacement(verdicts);
+  std::vector<std::string> passed;
+  std::vector<FailedNode> failed, unresolvable;
+  std::string outranked;  // Built once; the answer borrows it.
+  for (size_t i = 0; i < names.size(); ++i) {
+    const NodeVerdict& verdict = *verdicts[i];
+    if (verdict.fits &&
+        (policy_ == Policy::kSpread || verdict.placement.rank == best->rank)) {
+      if (passed.empty()) outranked = OutrankedReason(names[i]);
+      passed.push_back(names[i]);
     }
-  });
-  KeepBestRanked(policy_, fits, &result);
+  }
+  for (size_t i = 0; i < names.size(); ++i) {
+    const NodeVerdict& verdict = *verdicts[i];
+    if (verdict.fits) {
+      if (policy_ != Policy::kSpread && verdict.placement.rank != best->rank) {
+        unresolvable.push_back({names[i], outranked});
+      }
+    } else if (verdict.unresolvable) {
+      unresolvable.push_back({names[i], verdict.reason});
+    } else {
+      failed.push_back({names[i], verdict.reason});
+    }
+  }
   if (filter_record_ != nullptr) {
-    filter_record_->Record(PodIdentity(args->pod).uid, result.passed);
+    filter_record_->Record(PodIdentity(args->pod).uid, passed);
+  }
+  if (args->node_names.has_value() || !args->nodes.has_value()) {
+    return Ok(
+        EncodeFilterNames(passed, std::move(failed), std::move(unresolvable)));
+  }
+  FilterResult result;  // Full Node objects (nodeCacheCapable=false).
+  result.passed = std::move(passed);
+  for (const FailedNode& node : failed) {
+    result.failed.emplace(node.name, node.reason);
+  }
+  for (const FailedNode& node : unresolvable) {
+    result.failed_unresolvable.emplace(node.name, node.reason);
   }
   return Ok(EncodeFilterResult(*args, result));
 }
@@ -163,24 +169,35 @@ HttpReply ExtenderService::Prioritize(std::string_view body) const {
   if (!args.ok()) return BadRequest(args.status().message());
   auto request = contract::ComputePodRequest(args->pod);
   std::vector<std::pair<std::string, int64_t>> scores;
-  std::vector<std::string> names = args->CandidateNames();
+  std::vector<std::string> names = args->TakeCandidateNames();
   scores.reserve(names.size());
   if (!request.ok() || !request->Wants()) {
-    for (const std::string& name : names) scores.emplace_back(name, 0);
+    for (std::string& name : names) scores.emplace_back(std::move(name), 0);
     return Ok(EncodeHostPriorityList(scores));
   }
-  std::shared_ptr<const RequestMix> mix = history_.Mix();
+  // The pod's CPU/memory and each candidate's free CPU/memory, read once
+  // (HostFit in node_verdict.h; part of the memo's keys).
   const std::optional<HostRequest> pod_host = PodHost(args->pod);
-  std::vector<std::pair<std::string, std::optional<Placement>>> verdicts;
-  cache_->Visit(names, [&](const std::string& name, const CachedNode* node) {
-    const std::optional<HostFit> host = HostOn(name, pod_host);
-    NodeVerdict verdict =
-        Judge(node, *request, policy_, mix.get(), host ? &*host : nullptr);
-    verdicts.emplace_back(name, verdict.fits ? std::optional<Placement>(
-                                                   std::move(verdict.placement))
-                                             : std::nullopt);
-  });
-  scores = RankScores(policy_, verdicts);
+  std::vector<std::optional<HostRequest>> node_free;
+  if (pod_host.has_value()) node_free = resources_->FreeOf(names);
+  std::shared_ptr<VerdictMemo::Table> memo =
+      memo_.For(*request, policy_, history_.Mix(), pod_host);
+  const Verdicts verdicts =
+      JudgeAll(*cache_, *memo, names, pod_host ? &node_free : nullptr);
+  // 0..10 per candidate (0 where the pod does not fit): binpack gives 10 to
+  // the best-ranked nodes and at most 9 to the others; spread the
+  // placement's score.
+  const Placement* best = BestPlacement(verdicts);
+  for (size_t i = 0; i < names.size(); ++i) {
+    const NodeVerdict& verdict = *verdicts[i];
+    int64_t score = verdict.fits ? verdict.placement.score : 0;
+    if (verdict.fits && policy_ == Policy::kBinpack) {
+      score = verdict.placement.rank == best->rank
+                  ? 10
+                  : std::min(score, int64_t{9});
+    }
+    scores.emplace_back(std::move(names[i]), score);
+  }
   return Ok(EncodeHostPriorityList(scores));
 }
 

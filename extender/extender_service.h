@@ -54,6 +54,7 @@
 #include "extender/pod_locks.h"
 #include "extender/protocol.h"
 #include "extender/request_mix.h"
+#include "extender/verdict_memo.h"
 #include "kube/kube_client.h"
 #include "metrics/registry.h"
 
@@ -128,6 +129,9 @@ class ExtenderService {
   const NodeResources* const resources_;
   PodLocks pod_locks_;
   RequestHistory history_;  // Pods bound by Bind(); thread-safe.
+  // Filter's and prioritize's verdicts by node version; thread-safe. Bind
+  // judges afresh under the cache's exclusive lock.
+  mutable VerdictMemo memo_;
   metrics::Family<metrics::Counter>& bind_failures_;
 };
 

@@ -1,6 +1,7 @@
 #include "extender/http_server.h"
 
 #include <spdlog/spdlog.h>
+#include <time.h>
 
 #include <chrono>
 #include <string_view>
@@ -33,6 +34,13 @@ FramedHttpOptions Framing(const HttpServerOptions& o) {
   return f;
 }
 
+// CPU time of the calling thread, in seconds (0 if the clock is refused).
+double ThreadCpuSeconds() {
+  timespec now{};
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) != 0) return 0;
+  return static_cast<double>(now.tv_sec) + now.tv_nsec * 1e-9;
+}
+
 }  // namespace
 
 ExtenderHttpServer::ExtenderHttpServer(ExtenderService* service,
@@ -49,6 +57,11 @@ ExtenderHttpServer::ExtenderHttpServer(ExtenderService* service,
           "gcushare_extender_request_duration_seconds",
           "Time to answer a request, by verb (server side).", {"verb"},
           metrics::ExponentialBuckets(0.00005, 2, 18))),
+      cpu_(registry->AddCounter(
+          "gcushare_extender_request_cpu_seconds_total",
+          "CPU time the handlers spent answering requests (the serving "
+          "thread's, from the body read to the reply built), by verb.",
+          {"verb"})),
       refused_(registry->AddCounter(
           "gcushare_extender_refused_requests_total",
           "Requests refused before any handler saw them (slow, too large, "
@@ -69,7 +82,9 @@ ExtenderHttpServer::~ExtenderHttpServer() { Stop(); }
 HttpResponse ExtenderHttpServer::Timed(
     const std::string& verb, const std::function<HttpReply()>& handler) {
   auto start = std::chrono::steady_clock::now();
+  const double cpu_start = ThreadCpuSeconds();
   HttpReply reply = handler();
+  cpu_.WithLabels({verb}).Increment(ThreadCpuSeconds() - cpu_start);
   latency_.WithLabels({verb}).Observe(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count());

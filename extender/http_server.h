@@ -11,8 +11,9 @@
 // workers see only whole requests, so a client trickling its head or body
 // holds no worker; the limits there answer 408/411/413/431/503 and close.
 // Bodies that are not the verb's JSON get 400 with a message and change
-// nothing. Every verb is counted by HTTP code and timed
-// (gcushare_extender_requests_total, ..._request_duration_seconds); requests
+// nothing. Every verb is counted by HTTP code, timed and its handlers' CPU
+// summed (gcushare_extender_requests_total, ..._request_duration_seconds,
+// ..._request_cpu_seconds_total); requests
 // refused by the framing are counted by code
 // (gcushare_extender_refused_requests_total).
 //
@@ -84,6 +85,7 @@ class ExtenderHttpServer {
   const HttpServerOptions options_;
   metrics::Family<metrics::Counter>& requests_;
   metrics::Family<metrics::Histogram>& latency_;
+  metrics::Family<metrics::Counter>& cpu_;
   metrics::Family<metrics::Counter>& refused_;
   metrics::Family<metrics::Gauge>& open_connections_;
   std::unique_ptr<FramedHttpServer> server_;

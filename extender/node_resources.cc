@@ -240,6 +240,20 @@ std::optional<HostRequest> NodeResources::Free(std::string_view name) const {
                      node.allocatable.memory - node.requested.memory};
 }
 
+std::vector<std::optional<HostRequest>> NodeResources::FreeOf(
+    const std::vector<std::string>& nodes) const {
+  std::vector<std::optional<HostRequest>> out(nodes.size());
+  std::lock_guard<std::mutex> lock(mu_);
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    auto it = index_.find(nodes[i]);
+    if (it == index_.end() || !nodes_[it->second].known) continue;
+    const Node& node = nodes_[it->second];
+    out[i] = HostRequest{node.allocatable.cpu_milli - node.requested.cpu_milli,
+                         node.allocatable.memory - node.requested.memory};
+  }
+  return out;
+}
+
 size_t NodeResources::pod_count() const {
   std::lock_guard<std::mutex> lock(mu_);
   return pods_.size();

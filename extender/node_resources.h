@@ -65,6 +65,9 @@ class NodeResources {
   // Allocatable minus the pods' requests; nullopt when the node's
   // allocatable is unknown.
   std::optional<HostRequest> Free(std::string_view node) const;
+  // Free() of each of `nodes`, in order, under one lock.
+  std::vector<std::optional<HostRequest>> FreeOf(
+      const std::vector<std::string>& nodes) const;
   size_t pod_count() const;
 
  private:

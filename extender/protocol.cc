@@ -1,35 +1,28 @@
 #include "extender/protocol.h"
 
+#include <algorithm>
 #include <cctype>
 #include <set>
+#include <utility>
 
+#include "contract/pod_request.h"
 #include "json/pruned_parse.h"
 #include "json/string_writer.h"
 
 namespace gcushare::extender {
 namespace {
 
-bool EqualFold(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
-StatusOr<nlohmann::json> ParseObject(std::string_view body,
-                                     std::string_view what) {
+StatusOr<nlohmann::json> ParseObject(
+    std::string_view body, std::string_view what,
+    const json::FieldTree& keep = json::FieldTree()) {
   if (body.empty()) {
     return InvalidArgumentError(std::string(what) + ": empty body");
   }
-  // simdjson lexes, nlohmann holds (json/pruned_parse.h; a whole tree):
-  // 1.3-1.7x faster than nlohmann's parser on a 500-name ExtenderArgs
-  // (//extender:decode_benchmark).
+  // simdjson lexes, nlohmann holds (json/pruned_parse.h): 1.3-1.7x faster
+  // than nlohmann's parser on a 500-name ExtenderArgs, and what `keep`
+  // drops is never built (//extender:decode_benchmark).
   GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json parsed,
-                            json::ParsePruned(body, json::FieldTree(), what));
+                            json::ParsePruned(body, keep, what));
   if (!parsed.is_object()) {
     return InvalidArgumentError(std::string(what) + ": not a JSON object");
   }
@@ -47,6 +40,22 @@ StatusOr<std::string> StringField(const nlohmann::json& object,
   return value->get<std::string>();
 }
 
+// What ParseExtenderArgs keeps: Pod (of it, what ComputePodRequest and
+// PodIdentity read), Nodes and NodeNames, each under any key equal to its
+// name ignoring case, so that FindField chooses among them as it would in
+// the whole body. Everything else (a pod's labels, env, volumes, status)
+// is skipped unbuilt.
+json::FieldTree ExtenderArgsFields() {
+  json::FieldTree pod = contract::PodRequestFields();
+  for (const char* field : {"name", "namespace", "uid", "creationTimestamp"}) {
+    pod.Add({"metadata", field});
+  }
+  pod.Add({"spec", "nodeName"});
+  json::FieldTree args;
+  args.FoldCase().AddTree({"Pod"}, pod).Add({"Nodes"}).Add({"NodeNames"});
+  return args;
+}
+
 }  // namespace
 
 const nlohmann::json* FindField(const nlohmann::json& object,
@@ -55,7 +64,7 @@ const nlohmann::json* FindField(const nlohmann::json& object,
   auto exact = object.find(std::string(key));
   if (exact != object.end()) return &*exact;
   for (auto it = object.begin(); it != object.end(); ++it) {
-    if (EqualFold(it.key(), key)) return &it.value();
+    if (json::EqualFoldAscii(it.key(), key)) return &it.value();
   }
   return nullptr;
 }
@@ -76,9 +85,16 @@ std::vector<std::string> ExtenderArgs::CandidateNames() const {
   return names;
 }
 
+std::vector<std::string> ExtenderArgs::TakeCandidateNames() {
+  if (node_names.has_value()) return std::exchange(*node_names, {});
+  return CandidateNames();
+}
+
 StatusOr<ExtenderArgs> ParseExtenderArgs(std::string_view body) {
+  static const json::FieldTree* const kKeep =
+      new json::FieldTree(ExtenderArgsFields());  // Immutable; never freed.
   GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json parsed,
-                            ParseObject(body, "ExtenderArgs"));
+                            ParseObject(body, "ExtenderArgs", *kKeep));
   ExtenderArgs args;
   const nlohmann::json* pod = FindField(parsed, "Pod");
   if (pod == nullptr || !pod->is_object()) {
@@ -136,26 +152,91 @@ StatusOr<ExtenderArgs> ParseExtenderArgs(std::string_view body) {
 
 namespace {
 
-// `"key":{"name":"reason",...}` (keys in map order, as nlohmann dumps a
-// std::map) appended to `out`.
-void AppendReasons(std::string_view key,
-                   const std::map<std::string, std::string>& reasons,
+// Sorted by name, equal names once (the first): the order and keys of a
+// std::map, which nlohmann dumps.
+void SortByName(std::vector<FailedNode>& nodes) {
+  std::stable_sort(
+      nodes.begin(), nodes.end(),
+      [](const FailedNode& a, const FailedNode& b) { return a.name < b.name; });
+  nodes.erase(std::unique(nodes.begin(), nodes.end(),
+                          [](const FailedNode& a, const FailedNode& b) {
+                            return a.name == b.name;
+                          }),
+              nodes.end());
+}
+
+std::vector<FailedNode> Borrow(
+    const std::map<std::string, std::string>& reasons) {
+  std::vector<FailedNode> out;
+  out.reserve(reasons.size());
+  for (const auto& [name, reason] : reasons) out.push_back({name, reason});
+  return out;
+}
+
+// `"key":{"name":"reason",...}` (`reasons` sorted) appended to `out`. A
+// reason given again (the same bytes at the same address, as binpack's one
+// "outranked" text for hundreds of nodes) is escaped once and copied.
+void AppendReasons(std::string_view key, const std::vector<FailedNode>& reasons,
                    std::string& out) {
   out += '"';
   out += key;
   out += "\":{";
+  const char* last_data = nullptr;
+  size_t last_size = 0, escaped_at = 0, escaped_size = 0;
   bool first = true;
   for (const auto& [name, reason] : reasons) {
     if (!first) out += ',';
     first = false;
     json::AppendJsonString(name, out);
     out += ':';
-    json::AppendJsonString(reason, out);
+    if (reason.data() == last_data && reason.size() == last_size) {
+      out.append(out, escaped_at, escaped_size);
+    } else {
+      last_data = reason.data();
+      last_size = reason.size();
+      escaped_at = out.size();
+      json::AppendJsonString(reason, out);
+      escaped_size = out.size() - escaped_at;
+    }
   }
   out += '}';
 }
 
+// The reply after its Nodes/NodeNames part.
+void AppendFailures(const std::vector<FailedNode>& failed,
+                    const std::vector<FailedNode>& unresolvable,
+                    std::string_view error, std::string& out) {
+  AppendReasons("FailedNodes", failed, out);
+  out += ',';
+  AppendReasons("FailedAndUnresolvableNodes", unresolvable, out);
+  out += ",\"Error\":";
+  json::AppendJsonString(error, out);
+  out += '}';
+}
+
+void AppendNodeNames(const std::vector<std::string>& passed, std::string& out) {
+  out += "{\"Nodes\":null,\"NodeNames\":[";
+  for (size_t i = 0; i < passed.size(); ++i) {
+    if (i > 0) out += ',';
+    json::AppendJsonString(passed[i], out);
+  }
+  out += "],";
+}
+
 }  // namespace
+
+std::string EncodeFilterNames(const std::vector<std::string>& passed,
+                              std::vector<FailedNode> failed,
+                              std::vector<FailedNode> unresolvable) {
+  SortByName(failed);
+  SortByName(unresolvable);
+  std::string out;
+  out.reserve(64 + passed.size() * 24 + failed.size() * 96 +
+              unresolvable.size() * 96);
+  AppendNodeNames(passed, out);
+  AppendFailures(failed, unresolvable, "", out);
+  return out;
+}
 
 std::string EncodeFilterResult(const ExtenderArgs& args,
                                const FilterResult& result) {
@@ -166,12 +247,7 @@ std::string EncodeFilterResult(const ExtenderArgs& args,
   out.reserve(64 + result.passed.size() * 24 +
               (result.failed.size() + result.failed_unresolvable.size()) * 96);
   if (args.node_names.has_value() || !args.nodes.has_value()) {
-    out += "{\"Nodes\":null,\"NodeNames\":[";
-    for (size_t i = 0; i < result.passed.size(); ++i) {
-      if (i > 0) out += ',';
-      json::AppendJsonString(result.passed[i], out);
-    }
-    out += "],";
+    AppendNodeNames(result.passed, out);
   } else {
     // Return the Node objects the scheduler sent, in its order.
     std::set<std::string_view> pass(result.passed.begin(), result.passed.end());
@@ -184,12 +260,8 @@ std::string EncodeFilterResult(const ExtenderArgs& args,
     out += items.dump();
     out += "},\"NodeNames\":null,";
   }
-  AppendReasons("FailedNodes", result.failed, out);
-  out += ',';
-  AppendReasons("FailedAndUnresolvableNodes", result.failed_unresolvable, out);
-  out += ",\"Error\":";
-  json::AppendJsonString(result.error, out);
-  out += '}';
+  AppendFailures(Borrow(result.failed), Borrow(result.failed_unresolvable),
+                 result.error, out);
   return out;
 }
 

@@ -27,7 +27,11 @@ namespace gcushare::extender {
 
 // Filter and prioritize request (ExtenderArgs).
 struct ExtenderArgs {
-  nlohmann::json pod;  // The full v1 Pod.
+  // The v1 Pod, pruned to what ComputePodRequest (contract/pod_request.h)
+  // and PodIdentity (extender/pod_usage.h) read: metadata name, namespace,
+  // uid, creationTimestamp; spec.nodeName; each (init) container's name,
+  // restartPolicy and resources.
+  nlohmann::json pod;
   // nodeCacheCapable=false: the full Node objects (Nodes.items).
   std::optional<std::vector<nlohmann::json>> nodes;
   // nodeCacheCapable=true: the candidate node names.
@@ -40,6 +44,9 @@ struct ExtenderArgs {
   // string name gives "". The one reading of the candidates: filter,
   // prioritize and the reply all use it. Never throws.
   std::vector<std::string> CandidateNames() const;
+  // CandidateNames(), moving NodeNames' strings out instead of copying them
+  // (node_names keeps its presence; the pod and Nodes stay).
+  std::vector<std::string> TakeCandidateNames();
 };
 
 StatusOr<ExtenderArgs> ParseExtenderArgs(std::string_view body);
@@ -58,6 +65,21 @@ struct FilterResult {
 // nodeCacheCapable=true, Nodes {"metadata":{},"items":[...]} otherwise.
 std::string EncodeFilterResult(const ExtenderArgs& args,
                                const FilterResult& result);
+
+// A node that failed filter and why, both borrowed from the caller.
+struct FailedNode {
+  std::string_view name;
+  std::string_view reason;
+};
+
+// The NodeNames form of a filter reply (nodeCacheCapable=true) from
+// borrowed names and reasons, without building maps: the same bytes as
+// EncodeFilterResult() of the equal FilterResult (`failed` and
+// `unresolvable` are sorted by name here; of equal names the first stays,
+// and callers give equal names equal reasons).
+std::string EncodeFilterNames(const std::vector<std::string>& passed,
+                              std::vector<FailedNode> failed,
+                              std::vector<FailedNode> unresolvable);
 
 // An error reply (filter fails for this attempt).
 std::string EncodeFilterError(std::string_view error);

@@ -82,6 +82,39 @@ TEST(ProtocolTest, KeysMatchCaseInsensitively) {
   EXPECT_EQ(both->node, "y");
 }
 
+TEST(ProtocolTest, ThePodKeepsOnlyWhatFilterReads) {
+  // A pod as kube-scheduler sends it: of it, only what ComputePodRequest
+  // and the pod's identity read is built; the exact "Pod" wins over a case
+  // variant, as in Go.
+  const std::string pod = R"({
+    "metadata":{"name":"p","namespace":"ns","uid":"u","labels":{"a":"b"},
+                "creationTimestamp":"t","annotations":{"x":"y"}},
+    "spec":{"nodeName":"","schedulerName":"s","volumes":[{"name":"v"}],
+      "initContainers":[{"name":"i","image":"m","restartPolicy":"Always",
+        "resources":{"limits":{"enflame.com/gcu-memory":"2"}}}],
+      "containers":[{"name":"c","image":"m","env":[{"name":"E"}],
+        "resources":{"limits":{"enflame.com/gcu-memory":"3"}}}]},
+    "status":{"phase":"Pending"}})";
+  auto args = ParseExtenderArgs(R"({"pod":{"metadata":{"name":"other"}},)"
+                                R"("Pod":)" +
+                                pod + R"(,"NodeNames":["a"]})");
+  ASSERT_TRUE(args.ok()) << args.status();
+  EXPECT_EQ(args->pod, nlohmann::json::parse(R"({
+    "metadata":{"name":"p","namespace":"ns","uid":"u",
+                "creationTimestamp":"t"},
+    "spec":{"nodeName":"",
+      "initContainers":[{"name":"i","restartPolicy":"Always",
+        "resources":{"limits":{"enflame.com/gcu-memory":"2"}}}],
+      "containers":[{"name":"c",
+        "resources":{"limits":{"enflame.com/gcu-memory":"3"}}}]}})"));
+  EXPECT_EQ(args->TakeCandidateNames(), std::vector<std::string>{"a"});
+  EXPECT_TRUE(args->node_names.has_value());  // Still the names form.
+  // A case variant alone is the pod.
+  auto folded = ParseExtenderArgs(R"({"POD":)" + pod + R"(,"nodeNames":[]})");
+  ASSERT_TRUE(folded.ok()) << folded.status();
+  EXPECT_EQ(folded->pod, args->pod);
+}
+
 TEST(ProtocolTest, BadBodiesAreClearErrors) {
   const std::pair<const char*, const char*> cases[] = {
       {"", "empty body"},

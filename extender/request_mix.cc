@@ -120,13 +120,20 @@ void RequestHistory::Record(uint64_t memory_units, uint32_t cards,
     ++cpu_[Coarse(host->cpu_milli)];
     ++memory_[Coarse(host->memory)];
   }
-  mix_.reset();
+  ++total_;
+  // A new mix only once the counts moved by a 32nd since the last one: a
+  // mix shifts by at most about that much, and every new mix starts the
+  // verdict memo afresh (extender/verdict_memo.h).
+  if ((total_ - published_total_) * kRepublishShare > published_total_) {
+    mix_.reset();
+  }
 }
 
 std::shared_ptr<const RequestMix> RequestHistory::Mix() const {
   std::lock_guard<std::mutex> lock(mu_);
   if (!mix_) {
     mix_ = std::make_shared<const RequestMix>(shared_, whole_, cpu_, memory_);
+    published_total_ = total_;
   }
   return mix_;
 }

@@ -96,11 +96,17 @@ class RequestHistory {
   // neither is ignored) and, when `host` is given, its CPU and memory.
   void Record(uint64_t memory_units, uint32_t cards,
               const HostRequest* host = nullptr);
-  // The mix of everything recorded so far; cheap when nothing changed.
+  // The mix of what was recorded, as of the last time the count of
+  // requests grew by more than a 32nd (kRepublishShare) since the mix
+  // before: the same object until then, so that verdicts judged with it
+  // stay valid across binds. Cheap when nothing changed.
   std::shared_ptr<const RequestMix> Mix() const;
 
  private:
+  static constexpr uint64_t kRepublishShare = 32;
   mutable std::mutex mu_;
+  uint64_t total_ = 0;                             // Guarded by mu_.
+  mutable uint64_t published_total_ = 0;           // total_ of mix_; by mu_.
   std::map<uint64_t, uint64_t> shared_;            // Guarded by mu_.
   std::map<uint32_t, uint64_t> whole_;             // Guarded by mu_.
   std::map<int64_t, uint64_t> cpu_, memory_;       // Guarded by mu_.

@@ -21,6 +21,18 @@
 
 namespace gcushare::json {
 
+// `a` equals `b` ignoring ASCII case (Go's encoding/json key matching).
+inline bool EqualFoldAscii(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
+
 class FieldTree {
  public:
   // Keeps `path` (object keys from the root) and all below it. Adding a
@@ -52,6 +64,16 @@ class FieldTree {
     return *this;
   }
 
+  // Keys of this object match the names added below it exactly or, failing
+  // that, ignoring ASCII case (as Go's encoding/json matches a struct's
+  // fields); a key kept this way keeps its own spelling, so a reader can
+  // still prefer the exact one. Only this level; children match exactly
+  // unless they fold too.
+  FieldTree& FoldCase() {
+    fold_case_ = true;
+    return *this;
+  }
+
   // True when the whole value is kept (no children named).
   bool whole() const { return children_.empty(); }
 
@@ -59,12 +81,18 @@ class FieldTree {
   // Only meaningful when !whole().
   const FieldTree* Child(std::string_view key) const {
     auto it = children_.find(key);
-    return it == children_.end() ? nullptr : &it->second;
+    if (it != children_.end()) return &it->second;
+    if (!fold_case_) return nullptr;
+    for (const auto& [name, child] : children_) {
+      if (EqualFoldAscii(name, key)) return &child;
+    }
+    return nullptr;
   }
 
  private:
   std::map<std::string, FieldTree, std::less<>> children_;
-  bool whole_ = false;  // Added as a whole path (not only as a prefix).
+  bool whole_ = false;      // Added as a whole path (not only as a prefix).
+  bool fold_case_ = false;  // FoldCase() was called on this node.
 };
 
 }  // namespace gcushare::json

@@ -75,6 +75,27 @@ TEST(FieldTreeTest, AWholePathWinsOverLongerOnes) {
   EXPECT_EQ(*pruned, json::parse(R"({"a":{"b":1,"c":2,"d":3}})"));
 }
 
+TEST(FieldTreeTest, FoldCaseKeepsKeysEqualIgnoringCaseUnderTheirOwnName) {
+  FieldTree keep;
+  keep.FoldCase().Add({"Pod", "spec"}).Add({"NodeNames"});
+  auto pruned = ParsePruned(
+      R"({"pod":{"spec":1,"Spec":2},"Pod":{"spec":3},"NODENAMES":[],)"
+      R"("Podx":4,"other":5})",
+      keep, "args");
+  ASSERT_TRUE(pruned.ok()) << pruned.status();
+  // Only the top level folds: "Spec" under a pod is dropped.
+  EXPECT_EQ(*pruned, json::parse(R"({"pod":{"spec":1},"Pod":{"spec":3},)"
+                                 R"("NODENAMES":[]})"));
+  FieldTree exact;
+  exact.Add({"Pod"});
+  auto unfolded = ParsePruned(R"({"pod":1,"Pod":2})", exact, "args");
+  ASSERT_TRUE(unfolded.ok()) << unfolded.status();
+  EXPECT_EQ(*unfolded, json::parse(R"({"Pod":2})"));
+  EXPECT_TRUE(EqualFoldAscii("NodeNames", "nODEnAMES"));
+  EXPECT_FALSE(EqualFoldAscii("NodeNames", "NodeName"));
+  EXPECT_FALSE(EqualFoldAscii("a\xc4", "A\xe4"));  // ASCII only.
+}
+
 TEST(ParsePrunedTest, RefusesDeepNestingKeptOrDropped) {
   FieldTree keep;
   keep.Add({"kept"});

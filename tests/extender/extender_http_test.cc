@@ -83,6 +83,13 @@ TEST_F(ExtenderHttpTest, VendorManualScenario) {
                         "\"bind\"} 3"),
       std::string::npos)
       << metrics.body;
+  // The handlers' CPU, summed by verb (what a bind cost the server).
+  const std::string cpu_sample =
+      "gcushare_extender_request_cpu_seconds_total{verb=\"bind\"} ";
+  const size_t cpu_at = metrics.body.find(cpu_sample);
+  ASSERT_NE(cpu_at, std::string::npos) << metrics.body;
+  EXPECT_GT(std::stod(metrics.body.substr(cpu_at + cpu_sample.size())), 0)
+      << metrics.body;
   EXPECT_NE(metrics.body.find("gcushare_card_memory_used_units{node=\"n1\","
                               "card=\"0\",unit=\"1\"} 12"),
             std::string::npos)

@@ -1,0 +1,119 @@
+// NameIndex: a flat hash index from a name to a value held elsewhere, for
+// lookups that run hundreds of times per request (CardCache::Visit: the
+// 500 candidate names of a filter call). One open-addressing array of
+// (hash, name, value) slots with linear probing and a power-of-two size:
+// a lookup hashes once, masks instead of dividing, and reads one slot
+// (usually one cache line) before it compares the name, where a
+// std::unordered_map divides by a prime and follows two list nodes
+// (//extender:scale_benchmark; README "The extender's memory").
+//
+// Ownership: the index borrows the names and the values; each must stay
+// alive and unmoved until its entry is erased (CardCache indexes the keys
+// and values of its node map, whose elements never move). Thread-
+// compatible: callers serialize writes against reads (CardCache's lock).
+#ifndef GCUSHARE_EXTENDER_NAME_INDEX_H_
+#define GCUSHARE_EXTENDER_NAME_INDEX_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string_view>
+#include <vector>
+
+namespace gcushare::extender {
+
+template <typename T>
+class NameIndex {
+ public:
+  // The value for `name`, or null.
+  T* Find(std::string_view name) const {
+    if (slots_.empty()) return nullptr;
+    const uint64_t hash = Hash(name);
+    for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
+      const Slot& slot = slots_[i];
+      if (slot.value == nullptr) return nullptr;
+      if (slot.hash == hash && slot.name == name) return slot.value;
+    }
+  }
+
+  // Starts loading the slot `name` hashes to, for a Find() a little later
+  // (a batch of lookups then waits for memory once, not once per name).
+  void Prefetch(std::string_view name) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[Hash(name) & mask_]);
+  }
+
+  // Indexes `value` (not null) under `name`, replacing an earlier entry.
+  void Insert(std::string_view name, T* value) {
+    if ((size_ + 1) * 2 > slots_.size()) Grow();
+    const uint64_t hash = Hash(name);
+    for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
+      Slot& slot = slots_[i];
+      if (slot.value == nullptr) {
+        slot = {hash, name, value};
+        ++size_;
+        return;
+      }
+      if (slot.hash == hash && slot.name == name) {
+        slot = {hash, name, value};
+        return;
+      }
+    }
+  }
+
+  // Drops `name`'s entry, if any (backward-shift deletion: no tombstones,
+  // so lookups stay as short as the load allows).
+  void Erase(std::string_view name) {
+    if (slots_.empty()) return;
+    const uint64_t hash = Hash(name);
+    size_t i = hash & mask_;
+    for (;; i = (i + 1) & mask_) {
+      const Slot& slot = slots_[i];
+      if (slot.value == nullptr) return;
+      if (slot.hash == hash && slot.name == name) break;
+    }
+    --size_;
+    for (size_t j = (i + 1) & mask_;; j = (j + 1) & mask_) {
+      if (slots_[j].value == nullptr) break;
+      // An entry may move into the hole unless its home lies cyclically
+      // in (i, j].
+      const size_t home = slots_[j].hash & mask_;
+      const bool stays =
+          i <= j ? (i < home && home <= j) : (i < home || home <= j);
+      if (stays) continue;
+      slots_[i] = slots_[j];
+      i = j;
+    }
+    slots_[i] = Slot{};
+  }
+
+  size_t size() const { return size_; }
+
+ private:
+  struct Slot {
+    uint64_t hash = 0;
+    std::string_view name;
+    T* value = nullptr;  // Null: empty.
+  };
+
+  static uint64_t Hash(std::string_view name) {
+    return std::hash<std::string_view>()(name);
+  }
+
+  void Grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 16 : old.size() * 2, Slot{});
+    mask_ = slots_.size() - 1;
+    size_ = 0;
+    for (const Slot& slot : old) {
+      if (slot.value != nullptr) Insert(slot.name, slot.value);
+    }
+  }
+
+  std::vector<Slot> slots_;  // Size a power of two, at most half full.
+  size_t mask_ = 0;
+  size_t size_ = 0;
+};
+
+}  // namespace gcushare::extender
+
+#endif  // GCUSHARE_EXTENDER_NAME_INDEX_H_

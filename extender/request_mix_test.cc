@@ -1,0 +1,33 @@
+#include "extender/request_mix.h"
+
+#include <gtest/gtest.h>
+
+namespace gcushare::extender {
+namespace {
+
+TEST(RequestHistoryTest, ANewMixOnlyOnceTheCountsMovedByA32nd) {
+  RequestHistory history;
+  auto empty = history.Mix();
+  EXPECT_TRUE(empty->empty());
+  history.Record(4, 0);
+  auto first = history.Mix();
+  EXPECT_NE(first, empty);  // From nothing, every request matters.
+  EXPECT_FALSE(first->empty());
+  for (int i = 1; i < 64; ++i) history.Record(4, 0);
+  auto at64 = history.Mix();
+  EXPECT_NE(at64, first);
+  history.Record(8, 0);
+  history.Record(0, 2);
+  // 2 more on 64: not yet a 32nd; verdicts judged with `at64` stay valid.
+  EXPECT_EQ(history.Mix(), at64);
+  EXPECT_EQ(at64->SharedFragment(7), 0);  // No size above 4 known yet.
+  history.Record(8, 0);                   // 3 on 64: more than a 32nd.
+  auto at67 = history.Mix();
+  EXPECT_NE(at67, at64);
+  EXPECT_GT(at67->SharedFragment(7), 0);  // Sizes of 8 count now.
+  history.Record(0, 0);                   // Asks for nothing: ignored.
+  EXPECT_EQ(history.Mix(), at67);
+}
+
+}  // namespace
+}  // namespace gcushare::extender
