@@ -1,5 +1,6 @@
 // gcushare-scheduler-extender: the kube-scheduler extender of GCUShare.
 // See extender/http_server.h for the endpoints and README.md for operation.
+#include <malloc.h>
 #include <spdlog/spdlog.h>
 
 #include <memory>
@@ -28,6 +29,13 @@ namespace gcushare::extender {
 namespace {
 
 int Run(int argc, char** argv) {
+  // No fastbins: decoding a list page frees thousands of small values, and
+  // glibc then sweeps them all (malloc_consolidate) at every allocation of
+  // 1 KiB or more; without them small frees go to the thread cache or are
+  // merged at once. Measured at 5,000 nodes / 150,000 pods: CPU until
+  // ready 4.0 s -> 2.4 s (//extender:scale_benchmark, README "The
+  // extender's memory"). Resident memory unchanged.
+  mallopt(M_MXFAST, 0);
   Daemon daemon(std::string(contract::kExtenderName),
                 "Scheduler extender of GCUShare: kube-scheduler calls it to "
                 "filter nodes by free memory on ONE Enflame GCU card, to score "
