@@ -1,7 +1,9 @@
 // Fuzzes the extender's filter and prioritize bodies (ExtenderArgs, both
 // nodeCacheCapable forms): parse, then what the extender reads from them
-// (the pod's GCU request and assignment, node card layouts), then the
-// replies it encodes from them.
+// (the pod's GCU request, node card layouts), then the replies it encodes
+// from them. The pod is kept pruned to what filter reads
+// (contract::PodRequestFields: containers' resources, identity), so its
+// annotations are not here: pod_annotations_fuzzer fuzzes their decoders.
 
 #include <cstddef>
 #include <cstdint>
@@ -40,15 +42,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!args.ok()) return 0;
   const std::vector<std::string> names = args->CandidateNames();
   (void)gcushare::contract::ComputePodRequest(args->pod);
-  if (args->pod.is_object()) {
-    auto metadata = args->pod.find("metadata");
-    if (metadata != args->pod.end() && metadata->is_object()) {
-      auto annotations = metadata->find("annotations");
-      if (annotations != metadata->end()) {
-        (void)gcushare::contract::DecodeAssignment(*annotations);
-      }
-    }
-  }
   if (args->nodes.has_value()) {
     for (const nlohmann::json& node : *args->nodes) {
       if (const nlohmann::json* layout =
