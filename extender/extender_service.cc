@@ -93,6 +93,19 @@ std::optional<HostFit> ExtenderService::HostOn(
   return HostFit{*free, *pod};
 }
 
+ExtenderService::Judged ExtenderService::JudgeCandidates(
+    const nlohmann::json& pod, const contract::PodRequest& request,
+    const std::vector<std::string>& names) const {
+  const std::optional<HostRequest> pod_host = PodHost(pod);
+  std::vector<std::optional<HostRequest>> node_free;
+  if (pod_host.has_value()) node_free = resources_->FreeOf(names);
+  Judged judged;
+  judged.memo = memo_.For(request, policy_, history_.Mix(), pod_host);
+  judged.verdicts =
+      JudgeAll(*cache_, *judged.memo, names, pod_host ? &node_free : nullptr);
+  return judged;
+}
+
 HttpReply ExtenderService::Filter(std::string_view body) const {
   auto args = ParseExtenderArgs(body);
   if (!args.ok()) return BadRequest(args.status().message());
@@ -107,15 +120,8 @@ HttpReply ExtenderService::Filter(std::string_view body) const {
     result.passed = std::move(names);
     return Ok(EncodeFilterResult(*args, result));
   }
-  // The pod's CPU/memory and each candidate's free CPU/memory, read once
-  // (HostFit in node_verdict.h; part of the memo's keys).
-  const std::optional<HostRequest> pod_host = PodHost(args->pod);
-  std::vector<std::optional<HostRequest>> node_free;
-  if (pod_host.has_value()) node_free = resources_->FreeOf(names);
-  std::shared_ptr<VerdictMemo::Table> memo =
-      memo_.For(*request, policy_, history_.Mix(), pod_host);
-  const Verdicts verdicts =
-      JudgeAll(*cache_, *memo, names, pod_host ? &node_free : nullptr);
+  const Judged judged = JudgeCandidates(args->pod, *request, names);
+  const Verdicts& verdicts = judged.verdicts;
   // Binpack: only the best-ranked fitting nodes pass, so that
   // kube-scheduler's own scores (which spread pods) choose among equally
   // good nodes only; the others fail as unresolvable
@@ -175,15 +181,8 @@ HttpReply ExtenderService::Prioritize(std::string_view body) const {
     for (std::string& name : names) scores.emplace_back(std::move(name), 0);
     return Ok(EncodeHostPriorityList(scores));
   }
-  // The pod's CPU/memory and each candidate's free CPU/memory, read once
-  // (HostFit in node_verdict.h; part of the memo's keys).
-  const std::optional<HostRequest> pod_host = PodHost(args->pod);
-  std::vector<std::optional<HostRequest>> node_free;
-  if (pod_host.has_value()) node_free = resources_->FreeOf(names);
-  std::shared_ptr<VerdictMemo::Table> memo =
-      memo_.For(*request, policy_, history_.Mix(), pod_host);
-  const Verdicts verdicts =
-      JudgeAll(*cache_, *memo, names, pod_host ? &node_free : nullptr);
+  const Judged judged = JudgeCandidates(args->pod, *request, names);
+  const Verdicts& verdicts = judged.verdicts;
   // 0..10 per candidate (0 where the pod does not fit): binpack gives 10 to
   // the best-ranked nodes and at most 9 to the others; spread the
   // placement's score.

@@ -121,6 +121,17 @@ class ExtenderService {
   // unknown.
   std::optional<HostFit> HostOn(const std::string& node,
                                 const std::optional<HostRequest>& pod) const;
+  // Filter's and prioritize's verdicts for `names`, in order, with the
+  // pod's and each candidate's CPU/memory read once (HostFit in
+  // node_verdict.h; part of the memo's keys). The verdicts live in the
+  // returned memo table: keep it while reading them.
+  struct Judged {
+    std::shared_ptr<VerdictMemo::Table> memo;
+    std::vector<const NodeVerdict*> verdicts;
+  };
+  Judged JudgeCandidates(const nlohmann::json& pod,
+                         const contract::PodRequest& request,
+                         const std::vector<std::string>& names) const;
   CardCache* const cache_;
   kube::KubeClient* const client_;
   base::Clock* const clock_;
