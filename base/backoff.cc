@@ -6,7 +6,7 @@
 namespace gcushare::base {
 
 Backoff::Backoff(const BackoffOptions& options, uint64_t seed)
-    : options_(options), random_(seed != 0 ? seed : std::random_device{}()) {}
+    : options_(options), seed_(seed) {}
 
 std::chrono::nanoseconds Backoff::Next() {
   const double initial_ns =
@@ -20,8 +20,11 @@ std::chrono::nanoseconds Backoff::Next() {
       initial_ns * std::pow(std::max(1.0, options_.multiplier), exponent));
   ++attempt_;
   if (options_.jitter > 0) {
+    if (!random_.has_value()) {
+      random_.emplace(seed_ != 0 ? seed_ : std::random_device{}());
+    }
     std::uniform_real_distribution<double> unit(0.0, 1.0);
-    delay *= 1.0 + options_.jitter * unit(random_);
+    delay *= 1.0 + options_.jitter * unit(*random_);
   }
   return std::chrono::nanoseconds(static_cast<int64_t>(delay));
 }

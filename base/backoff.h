@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <random>
 
 namespace gcushare::base {
@@ -23,7 +24,9 @@ struct BackoffOptions {
 
 class Backoff {
  public:
-  // `seed` 0 seeds from std::random_device.
+  // `seed` 0 seeds from std::random_device. The engine is made (and
+  // seeded) by the first jittered Next(), so a retry loop that never
+  // retries costs no random_device read and no engine set-up.
   explicit Backoff(const BackoffOptions& options, uint64_t seed = 0);
 
   std::chrono::nanoseconds Next();
@@ -33,7 +36,8 @@ class Backoff {
  private:
   BackoffOptions options_;
   int attempt_ = 0;
-  std::mt19937_64 random_;
+  uint64_t seed_;
+  std::optional<std::mt19937_64> random_;  // Made by the first Next().
 };
 
 }  // namespace gcushare::base

@@ -274,13 +274,16 @@ TEST_F(InformerTest, ErrorEvent410RelistsWithoutGhostsOrLostUpdates) {
 
 TEST_F(InformerTest, Http410RelistsWithoutGhostsOrLostUpdates) {
   endpoint_.SetList({Pod("ns", "p1", "1"), Pod("ns", "p2", "2")}, "10");
-  // The very first watch is refused: the RV is already too old.
+  StartAll();
+  ASSERT_TRUE(handler_.WaitForLog(2));
+  // The first watch waits for its script (PodsEndpoint::TakeWatch) until the
+  // collection has moved on; only then is it refused as too old, so the
+  // relist always sees the new state (scripting the refusal before the
+  // start let the relist race SetList and sometimes read the old list).
+  endpoint_.SetList({Pod("ns", "p2", "30")}, "31");
   endpoint_.NextWatchFails(
       410, FailureStatus(410, "Gone", "too old resource version: 10").dump());
   endpoint_.NextWatchStreams();
-  StartAll();
-  ASSERT_TRUE(handler_.WaitForLog(2));
-  endpoint_.SetList({Pod("ns", "p2", "30")}, "31");
   ASSERT_TRUE(server_.WaitForRequests(
       [](const RecordedRequest& r) { return IsWatchFrom(r, "31"); }));
   ASSERT_TRUE(handler_.WaitForLog(4));
