@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "contract/quantity.h"
+#include "kube/json_fields.h"
 
 namespace gcushare::extender {
 namespace {
@@ -58,21 +59,29 @@ StatusOr<HostRequest> ReadList(const nlohmann::json& list) {
 
 // A container's request: resources.requests, else resources.limits, per
 // resource.
+// The object at `value`, or an empty one (absent, like a missing list).
+const nlohmann::json& ObjectOrEmpty(const nlohmann::json* value) {
+  static const nlohmann::json* const kEmpty =
+      new nlohmann::json(nlohmann::json::object());
+  return value != nullptr ? *value : *kEmpty;
+}
+
 StatusOr<HostRequest> ContainerRequest(const nlohmann::json& container) {
-  const nlohmann::json empty = nlohmann::json::object();
-  auto resources = container.find("resources");
-  if (resources == container.end() || !resources->is_object()) {
-    return HostRequest{};
+  const nlohmann::json* requests =
+      kube::FindPath(container, {"resources", "requests"});
+  auto from_requests = ReadList(ObjectOrEmpty(requests));
+  if (!from_requests.ok()) return from_requests.status();
+  auto from_limits = ReadList(
+      ObjectOrEmpty(kube::FindPath(container, {"resources", "limits"})));
+  if (!from_limits.ok()) return from_limits.status();
+  const bool listed = requests != nullptr && requests->is_object();
+  HostRequest out = *from_requests;
+  if (!listed || !requests->contains("cpu")) {
+    out.cpu_milli = from_limits->cpu_milli;
   }
-  auto requests = ReadList(resources->value("requests", empty));
-  if (!requests.ok()) return requests.status();
-  auto limits = ReadList(resources->value("limits", empty));
-  if (!limits.ok()) return limits.status();
-  const nlohmann::json& req = resources->value("requests", empty);
-  HostRequest out = *requests;
-  if (!req.is_object() || !req.contains("cpu"))
-    out.cpu_milli = limits->cpu_milli;
-  if (!req.is_object() || !req.contains("memory")) out.memory = limits->memory;
+  if (!listed || !requests->contains("memory")) {
+    out.memory = from_limits->memory;
+  }
   return out;
 }
 
@@ -149,12 +158,10 @@ uint32_t NodeResources::IndexLocked(std::string_view name) {
 }
 
 Status NodeResources::UpsertNode(const nlohmann::json& node) {
-  const std::string name =
-      node.value("metadata", nlohmann::json::object()).value("name", "");
+  const std::string name = kube::NameOf(node);
   if (name.empty()) return InvalidArgumentError("node without a name");
-  const nlohmann::json status = node.value("status", nlohmann::json::object());
   auto allocatable =
-      ReadList(status.value("allocatable", nlohmann::json::object()));
+      ReadList(ObjectOrEmpty(kube::FindPath(node, {"status", "allocatable"})));
   if (!allocatable.ok()) {
     return allocatable.status().WithContext("node " + name + " allocatable");
   }
@@ -203,15 +210,12 @@ void NodeResources::EndSweep() {
 }
 
 Status NodeResources::Upsert(const nlohmann::json& pod, bool unstored) {
-  const nlohmann::json meta = pod.value("metadata", nlohmann::json::object());
-  auto uid = ParseUid(meta.value("uid", ""));
+  auto uid = ParseUid(kube::StringAt(pod, {"metadata", "uid"}));
   if (!uid.ok()) return uid.status();
   auto request = PodHostRequest(pod);
   if (!request.ok()) return request.status();
-  const std::string node =
-      pod.value("spec", nlohmann::json::object()).value("nodeName", "");
-  const std::string phase =
-      pod.value("status", nlohmann::json::object()).value("phase", "");
+  const std::string node = kube::StringAt(pod, {"spec", "nodeName"});
+  const std::string phase = kube::StringAt(pod, {"status", "phase"});
   std::lock_guard<std::mutex> lock(mu_);
   RemoveLocked(*uid);
   if (node.empty() || phase == "Succeeded" || phase == "Failed") {
@@ -231,26 +235,25 @@ void NodeResources::RemovePod(std::string_view uid) {
   RemoveLocked(*parsed);
 }
 
-std::optional<HostRequest> NodeResources::Free(std::string_view name) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = index_.find(std::string(name));
+std::optional<HostRequest> NodeResources::FreeLocked(
+    const std::string& name) const {
+  auto it = index_.find(name);
   if (it == index_.end() || !nodes_[it->second].known) return std::nullopt;
   const Node& node = nodes_[it->second];
   return HostRequest{node.allocatable.cpu_milli - node.requested.cpu_milli,
                      node.allocatable.memory - node.requested.memory};
 }
 
+std::optional<HostRequest> NodeResources::Free(std::string_view name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return FreeLocked(std::string(name));
+}
+
 std::vector<std::optional<HostRequest>> NodeResources::FreeOf(
     const std::vector<std::string>& nodes) const {
   std::vector<std::optional<HostRequest>> out(nodes.size());
   std::lock_guard<std::mutex> lock(mu_);
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    auto it = index_.find(nodes[i]);
-    if (it == index_.end() || !nodes_[it->second].known) continue;
-    const Node& node = nodes_[it->second];
-    out[i] = HostRequest{node.allocatable.cpu_milli - node.requested.cpu_milli,
-                         node.allocatable.memory - node.requested.memory};
-  }
+  for (size_t i = 0; i < nodes.size(); ++i) out[i] = FreeLocked(nodes[i]);
   return out;
 }
 

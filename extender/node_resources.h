@@ -89,6 +89,8 @@ class NodeResources {
   };
   static StatusOr<Uid> ParseUid(std::string_view uid);
   uint32_t IndexLocked(std::string_view name);
+  // Free() of a node by name; mu_ held.
+  std::optional<HostRequest> FreeLocked(const std::string& name) const;
   Status Upsert(const nlohmann::json& pod, bool unstored);
   void RemoveLocked(const Uid& uid);
 
