@@ -27,9 +27,12 @@ std::string Testdata(const std::string& name) {
   return text;
 }
 
+// Our contract entry alone (the plain-pod entry, on by default, is
+// tested in scheduler_config_test.cc).
 ConfigManagerOptions Options(const std::string& url = kUrl) {
   ConfigManagerOptions options;
   options.entry.url_prefix = url;
+  options.entry.rank_plain_pods = false;
   return options;
 }
 

@@ -89,7 +89,8 @@ void AddFlags(CLI::App& app, Flags* f) {
   app.add_flag("--rank-plain-pods,!--no-rank-plain-pods",
                f->manager.entry.rank_plain_pods,
                "also add the entry that ranks pods without GCU requests "
-               "(prioritize only, for every pod, ignorable)")
+               "(prioritize only, for every pod, ignorable; "
+               "--no-rank-plain-pods leaves it out)")
       ->capture_default_str();
   app.add_option("--plain-weight", f->manager.entry.plain_weight,
                  "that entry's prioritize weight")

@@ -1,8 +1,8 @@
 // kube-scheduler's KubeSchedulerConfiguration, as far as GCUShare touches
 // it: our entry in `extenders` (docs/contracts.md, "kube-scheduler
 // configuration"; keys in docs/protocols.md 2.4, the same in v1beta1..v1),
-// and with rank_plain_pods a second one that ranks the pods without GCU
-// requests.
+// and with rank_plain_pods (the default) a second one that ranks the pods
+// without GCU requests.
 //
 // An entry is ours when its urlPrefix ends in /gcushare-scheduler (any host
 // and port). Every other entry is kept as it is.
@@ -26,8 +26,10 @@ struct ExtenderEntryOptions {
   std::string url_prefix;
   int weight = 1;
   std::string http_timeout = "30s";
-  // Also the plain-pod entry (MakePlainEntry) with this weight.
-  bool rank_plain_pods = false;
+  // Also the plain-pod entry (MakePlainEntry) with this weight; on by
+  // default (the binpack policy's shipped default, README.md "Binpacking
+  // on Alibaba's traces").
+  bool rank_plain_pods = true;
   int plain_weight = 25;
 };
 

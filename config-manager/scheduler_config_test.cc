@@ -16,9 +16,12 @@ using testing::RunfilePath;
 
 constexpr char kUrl[] = "http://10.96.0.50:32766/gcushare-scheduler";
 
+// Our contract entry alone (the plain-pod entry, on by default, has its
+// own tests below).
 ExtenderEntryOptions Options(const std::string& url = kUrl) {
   ExtenderEntryOptions options;
   options.url_prefix = url;
+  options.rank_plain_pods = false;
   return options;
 }
 
@@ -161,8 +164,11 @@ TEST(SchedulerConfigTest, RefusesWhatItMustNotEdit) {
   }
 }
 
-// The shipped examples in configs/scheduler carry the contract entry, and
-// each has the apiVersion its name says.
+void ExpectPlainEntry(const YAML::Node& e, const std::string& url);
+
+// The shipped examples in configs/scheduler carry the contract entry and
+// the plain-pod entry (shipped by default), and each has the apiVersion its
+// name says.
 TEST(SchedulerConfigTest, ShippedExamplesCarryTheContract) {
   for (const std::string version : {"v1", "v1beta3", "v1beta2"}) {
     std::string path =
@@ -174,11 +180,12 @@ TEST(SchedulerConfigTest, ShippedExamplesCarryTheContract) {
     EXPECT_EQ((*config)["apiVersion"].Scalar(),
               "kubescheduler.config.k8s.io/" + version);
     EXPECT_EQ((*config)["kind"].Scalar(), "KubeSchedulerConfiguration");
-    ASSERT_EQ((*config)["extenders"].size(), 1u);
-    ExpectContractEntry(
-        (*config)["extenders"][0],
+    const std::string url =
         "http://gcushare-scheduler-extender.kube-system.svc:32766/"
-        "gcushare-scheduler");
+        "gcushare-scheduler";
+    ASSERT_EQ((*config)["extenders"].size(), 2u);
+    ExpectContractEntry((*config)["extenders"][0], url);
+    ExpectPlainEntry((*config)["extenders"][1], url);
   }
 }
 
@@ -204,8 +211,9 @@ void ExpectPlainEntry(const YAML::Node& e, const std::string& url) {
 }
 
 TEST(SchedulerConfigTest, PlainEntryOnlyWhenRankingPlainPods) {
-  ExtenderEntryOptions plain = Options();
-  plain.rank_plain_pods = true;
+  // The default ranks plain pods.
+  ExtenderEntryOptions plain;
+  plain.url_prefix = kUrl;
   const std::string text =
       NewSchedulerConfig("kubescheduler.config.k8s.io/v1",
                          "/etc/kubernetes/scheduler.conf", false, plain);

@@ -46,18 +46,33 @@ json ScoredPod(const std::string& name, int gib) {
 
 class BinpackSchedulerTest : public ExtenderHttpTest {
  protected:
-  // The shipped configuration with the test extender's address.
-  std::string WriteShippedConfig() {
+  // The shipped configuration (both entries: the GCU entry and the
+  // plain-pod entry) with the test extender's address; without the
+  // plain-pod entry when `plain_entry` is false (chart
+  // extender.rankPlainPods: false).
+  std::string WriteShippedConfig(bool plain_entry = true) {
     std::string text = testing::ReadFileOrEmpty(
         testing::RunfilePath("configs/scheduler/scheduler-config-v1.yaml"));
     const std::string key = "urlPrefix: ";
-    size_t at = text.find(key);
-    EXPECT_NE(at, std::string::npos) << text;
-    size_t end = text.find('\n', at);
-    text.replace(at, end - at,
-                 key + "http://127.0.0.1:" + std::to_string(extender_.port()) +
-                     "/gcushare-scheduler");
-    const std::string path = dir_ + "/scheduler-config.yaml";
+    int entries = 0;
+    for (size_t at = text.find(key); at != std::string::npos;
+         at = text.find(key, at + 1)) {
+      if (++entries == 2 && !plain_entry) {
+        text.erase(text.rfind('\n', at) + 1);
+        break;
+      }
+      size_t end = text.find('\n', at);
+      text.replace(at, end - at,
+                   key +
+                       "http://127.0.0.1:" + std::to_string(extender_.port()) +
+                       "/gcushare-scheduler");
+    }
+    EXPECT_EQ(entries, 2) << text;
+    EXPECT_EQ(text.find("plain/prioritize") != std::string::npos, plain_entry)
+        << text;
+    const std::string path =
+        dir_ + (plain_entry ? "/scheduler-config.yaml"
+                            : "/scheduler-config-gcu-only.yaml");
     testing::WriteFileOrDie(path, text);
     return path;
   }
@@ -138,12 +153,12 @@ TEST_F(BinpackSchedulerTest, GcuPodAvoidsTheNodeWhoseCpuPlainPodsUsedUp) {
   EXPECT_TRUE(filtered["FailedAndUnresolvableNodes"].contains("a")) << filtered;
 }
 
-// (a) plain pods: with the plain-pod entry (the config manager's output
-// with rankPlainPods; no managedResources, so kube-scheduler calls it for
-// every pod), a plain pod goes to the node whose cards are all in use, where
-// it strands no card memory, although kube-scheduler's own scores
-// (LeastAllocated, BalancedAllocation) prefer the emptier node with free
-// cards; under the shipped configuration it goes there.
+// (a) plain pods: with the plain-pod entry (shipped by default; no
+// managedResources, so kube-scheduler calls it for every pod), a plain pod
+// goes to the node whose cards are all in use, where it strands no card
+// memory, although kube-scheduler's own scores (LeastAllocated,
+// BalancedAllocation) prefer the emptier node with free cards; without the
+// entry (rankPlainPods: false) it goes there.
 TEST_F(BinpackSchedulerTest, PlainPodGoesWhereItStrandsNoCardMemory) {
   CreateNode(ScoredNode("a"));
   CreateNode(ScoredNode("b"));
@@ -159,34 +174,21 @@ TEST_F(BinpackSchedulerTest, PlainPodGoesWhereItStrandsNoCardMemory) {
   json plain = MemoryPod("plain", 0);
   plain["spec"]["containers"][0]["resources"] = {
       {"requests", {{"cpu", "14"}, {"memory", "1Gi"}}}};
-  json shipped_plain = plain;
-  shipped_plain["metadata"]["name"] = "plain-shipped";
+  json unranked = plain;
+  unranked["metadata"]["name"] = "plain-unranked";
 
-  // The shipped configuration never shows the extender a plain pod:
+  // Without the plain-pod entry the extender never sees a plain pod:
   // kube-scheduler's scores send it to the emptier b.
-  CreatePod(shipped_plain);
-  const std::string shipped = WriteShippedConfig();
-  ScheduleOnce(shipped);
-  EXPECT_EQ(GetPod("plain-shipped")["spec"]["nodeName"], "b");
+  CreatePod(unranked);
+  ScheduleOnce(WriteShippedConfig(/*plain_entry=*/false));
+  EXPECT_EQ(GetPod("plain-unranked")["spec"]["nodeName"], "b");
   // It stays: b keeps 18 CPUs free against a's 16, so kube-scheduler's
   // own scores still prefer b below.
 
-  // With the plain-pod entry (weight 25: one score level outweighs the
-  // default plugins' 0..200), it goes to a.
-  std::string config = testing::ReadFileOrEmpty(shipped);
-  config +=
-      "- urlPrefix: http://127.0.0.1:" + std::to_string(extender_.port()) +
-      "/gcushare-scheduler\n"
-      "  prioritizeVerb: plain/prioritize\n"
-      "  weight: 25\n"
-      "  enableHTTPS: false\n"
-      "  nodeCacheCapable: true\n"
-      "  httpTimeout: 30s\n"
-      "  ignorable: true\n";
-  const std::string with_plain = dir_ + "/scheduler-config-plain.yaml";
-  testing::WriteFileOrDie(with_plain, config);
+  // The shipped configuration's plain-pod entry (weight 25: one score level
+  // outweighs the default plugins' 0..200) sends it to a.
   CreatePod(plain);
-  ScheduleOnce(with_plain);
+  ScheduleOnce(WriteShippedConfig());
   EXPECT_EQ(GetPod("plain")["spec"]["nodeName"], "a");
 }
 

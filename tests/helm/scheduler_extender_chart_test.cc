@@ -118,12 +118,13 @@ TEST_F(SchedulerExtenderChartTest, DefaultConfigManagerDaemonSet) {
   EXPECT_THAT(args, Contains("--state-dir=/etc/kubernetes/gcushare"));
   EXPECT_THAT(args, Contains(std::string("--extender-service=") +
                              kTestNamespace + "/gcushare-scheduler-extender"));
-  // SIGTERM (upgrade, drain) must not restore: no restore-on-exit; plain
-  // pods are not ranked unless asked for.
+  // SIGTERM (upgrade, drain) must not restore: no restore-on-exit. Plain
+  // pods are ranked by default (extender.rankPlainPods: true).
   for (const std::string& arg : args) {
     EXPECT_THAT(arg, Not(HasSubstr("restore-on-exit")));
-    EXPECT_THAT(arg, Not(HasSubstr("rank-plain-pods")));
   }
+  EXPECT_THAT(args, Contains(std::string("--rank-plain-pods")));
+  EXPECT_THAT(args, Not(Contains(std::string("--no-rank-plain-pods"))));
   // Only the manifests and its own directory, never admin.conf or the CA.
   EXPECT_EQ(HostPathMountedAt(ds, c, "/etc/kubernetes/manifests"),
             "/etc/kubernetes/manifests");
@@ -196,12 +197,16 @@ TEST_F(SchedulerExtenderChartTest, NonDefaultValues) {
             std::vector<std::string>{"gcu-ext"});
 }
 
-TEST_F(SchedulerExtenderChartTest, RankPlainPodsAddsThePlainEntry) {
-  auto objects = Render({"--set", "extender.rankPlainPods=true"});
+// The config manager adds the plain-pod entry by default; the chart
+// turns it off explicitly.
+TEST_F(SchedulerExtenderChartTest, RankPlainPodsFalseDropsThePlainEntry) {
+  auto objects = Render({"--set", "extender.rankPlainPods=false"});
   YAML::Node ds = FindObject(objects, "DaemonSet", "gcushare-config-manager");
   YAML::Node c = FindContainer(ds, "config-manager");
   ASSERT_TRUE(c.IsMap());
-  EXPECT_THAT(Strings(c["args"]), Contains(std::string("--rank-plain-pods")));
+  std::vector<std::string> args = Strings(c["args"]);
+  EXPECT_THAT(args, Contains(std::string("--no-rank-plain-pods")));
+  EXPECT_THAT(args, Not(Contains(std::string("--rank-plain-pods"))));
 }
 
 TEST_F(SchedulerExtenderChartTest, ExplicitExtenderUrlNeedsNoRbac) {
