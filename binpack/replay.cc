@@ -97,12 +97,12 @@ class Run {
     best_.clear();
     if (policy_ == ReplayPolicy::kFgd) return ChooseFgd(task, cards);
     if (task.units == 0 && task.cards == 0) {
-      if (policy_ == ReplayPolicy::kDefaultAll) return ChoosePlain(task);
+      if (policy_ == ReplayPolicy::kDefault) return ChoosePlain(task);
       return ChooseCpuOnly(task);
     }
     switch (policy_) {
       case ReplayPolicy::kDefault:
-      case ReplayPolicy::kDefaultAll:
+      case ReplayPolicy::kDefaultGcuOnly:
       case ReplayPolicy::kDefaultCards:
         return ChooseDefault(task, cards);
       case ReplayPolicy::kBestFit:
@@ -186,7 +186,7 @@ class Run {
     return {{node.cpu_free, node.memory_free}, {task.cpu, task.memory}};
   }
 
-  // default-all: the extender's ranking of plain pods (PlainRank), the best
+  // default: the extender's ranking of plain pods (PlainRank), the best
   // rank, random among ties.
   int ChoosePlain(const SimTask& task) {
     std::shared_ptr<const extender::RequestMix> mix = history_.Mix();
@@ -431,7 +431,7 @@ class Run {
 
 StatusOr<ReplayPolicy> ParseReplayPolicy(std::string_view text) {
   if (text == "default") return ReplayPolicy::kDefault;
-  if (text == "default-all") return ReplayPolicy::kDefaultAll;
+  if (text == "default-gcu-only") return ReplayPolicy::kDefaultGcuOnly;
   if (text == "default-cards") return ReplayPolicy::kDefaultCards;
   if (text == "bestfit") return ReplayPolicy::kBestFit;
   if (text == "fgd") return ReplayPolicy::kFgd;
@@ -439,7 +439,7 @@ StatusOr<ReplayPolicy> ParseReplayPolicy(std::string_view text) {
   if (text == "fgd-gcu") return ReplayPolicy::kFgdGcu;
   return InvalidArgumentError(
       "unknown policy \"" + std::string(text) +
-      "\" (valid: default, default-all, default-cards, bestfit, fgd, "
+      "\" (valid: default, default-gcu-only, default-cards, bestfit, fgd, "
       "fgd-cards, fgd-gcu)");
 }
 
@@ -447,8 +447,8 @@ std::string_view ReplayPolicyName(ReplayPolicy policy) {
   switch (policy) {
     case ReplayPolicy::kDefault:
       return "default";
-    case ReplayPolicy::kDefaultAll:
-      return "default-all";
+    case ReplayPolicy::kDefaultGcuOnly:
+      return "default-gcu-only";
     case ReplayPolicy::kDefaultCards:
       return "default-cards";
     case ReplayPolicy::kBestFit:

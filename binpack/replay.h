@@ -4,7 +4,7 @@
 // memory stays unallocated once the arrived demand reaches the cluster's
 // capacity.
 //
-// The `default` policy is the extender's own: every node the in-tree
+// The `default` policy is the extender as it ships: every node the in-tree
 // NodeResourcesFit filter passes (CPU and host memory fit) is judged by
 // extender::Judge() with Policy::kBinpack and the RequestMix learned from
 // the tasks placed so far, the node is chosen the way kube-scheduler
@@ -13,15 +13,16 @@
 // are the ones Judge() chose. Judge() is given the node's free CPU and
 // memory and the task's (extender::HostFit), and the mix learns the GCU
 // tasks' CPU and memory, so a node whose free cards the task would strand
-// for lack of CPU ranks lower. Tasks that ask for no card are placed by
-// BestFit's node rule below under default, default-cards, bestfit, fgd-gcu
-// and fgd-cards (kube-scheduler does not show them to the extender). The
+// for lack of CPU ranks lower. The tasks without cards are ranked by the
+// extender too (extender::PlainRank: where they strand the least card
+// memory; the plain-pod scheduler extender entry, shipped by default). The
 // variants:
-// - default-all: default, and the extender also ranks the tasks without
-//   cards (extender::PlainRank: where they strand the least card memory;
-//   the opt-in second scheduler extender entry);
-// - default-cards: default without host figures (the policy before node
-//   CPU reached the extender).
+// - default-gcu-only: default without the plain-pod entry (chart
+//   extender.rankPlainPods: false): the tasks without cards go by
+//   BestFit's node rule below, as under default-cards, bestfit, fgd-gcu
+//   and fgd-cards;
+// - default-cards: default-gcu-only without host figures (the policy
+//   before node CPU reached the extender).
 // The references:
 // - bestfit, the paper's BestFit: the node left with the least
 //   0.5 * free CPU / 128 cores + 0.5 * free card memory / 8 reference cards,
@@ -56,7 +57,7 @@ namespace gcushare::binpack {
 
 enum class ReplayPolicy {
   kDefault,
-  kDefaultAll,
+  kDefaultGcuOnly,
   kDefaultCards,
   kBestFit,
   kFgd,
@@ -64,8 +65,8 @@ enum class ReplayPolicy {
   kFgdGcu
 };
 
-// "default", "default-all", "default-cards", "bestfit", "fgd", "fgd-cards",
-// "fgd-gcu"; anything else is InvalidArgument.
+// "default", "default-gcu-only", "default-cards", "bestfit", "fgd",
+// "fgd-cards", "fgd-gcu"; anything else is InvalidArgument.
 StatusOr<ReplayPolicy> ParseReplayPolicy(std::string_view text);
 std::string_view ReplayPolicyName(ReplayPolicy policy);
 

@@ -96,7 +96,7 @@ int Main(int argc, char** argv) {
   std::string data_dir = std::string(workspace != nullptr ? workspace : ".") +
                          "/../shared/data/openb";
   std::string traces = "default", seeds_text = "42-51", g2_text = "16";
-  std::string policies_text = "default,default-all,bestfit,fgd",
+  std::string policies_text = "default,default-gcu-only,bestfit,fgd",
               mode = "memory";
   ReplayConfig config;
   bool json = false;
@@ -113,7 +113,7 @@ int Main(int argc, char** argv) {
   app.add_option("--mode", mode,
                  "memory (GiB by card model) or milli (the paper's model)");
   app.add_option("--policies", policies_text,
-                 "default, default-all, default-cards, bestfit, fgd, "
+                 "default, default-gcu-only, default-cards, bestfit, fgd, "
                  "fgd-cards, fgd-gcu");
   app.add_option("--threads", threads, "Runs in parallel");
   app.add_flag("--json", json, "One JSON object per line instead of a table");

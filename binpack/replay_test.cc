@@ -54,7 +54,7 @@ TEST(ReplayTest, WholeCardsFillTheClusterUnderEveryPolicy) {
   ReplayConfig config;
   config.inflation = 1.0;
   for (ReplayPolicy policy :
-       {ReplayPolicy::kDefault, ReplayPolicy::kDefaultAll,
+       {ReplayPolicy::kDefault, ReplayPolicy::kDefaultGcuOnly,
         ReplayPolicy::kDefaultCards, ReplayPolicy::kBestFit, ReplayPolicy::kFgd,
         ReplayPolicy::kFgdCards, ReplayPolicy::kFgdGcu}) {
     auto result = Replay(*nodes, tasks, config, policy, 42);
@@ -110,6 +110,37 @@ TEST(ReplayTest, FgdKeepsCpuForTheCardTasks) {
   EXPECT_GT(bestfit_strands, 0);
 }
 
+TEST(ReplayTest, DefaultRanksTheTasksWithoutCards) {
+  // FgdKeepsCpuForTheCardTasks's cluster and tasks: default, as shipped
+  // with the plain-pod entry, puts the CPU task on the card-less node
+  // (PlainRank: nodes without free card memory first), so both card tasks
+  // fit whatever the order; default-gcu-only leaves it to BestFit's node
+  // rule, which strands a card whenever the CPU task comes first.
+  auto nodes = ParseNodeList(
+      "sn,cpu_milli,memory_mib,gpu,model\n"
+      "n0,16000,65536,1,T4\n"
+      "n1,16000,65536,1,T4\n"
+      "n2,64000,65536,0,\n",
+      "nodes.csv");
+  ASSERT_TRUE(nodes.ok()) << nodes.status();
+  const std::vector<TraceTask> tasks = {
+      {12000, 1024, 0, 0}, {12000, 1024, 1, 1000}, {12000, 1024, 1, 1000}};
+  ReplayConfig config;
+  config.inflation = 1.0;
+  int gcu_only_strands = 0;
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    auto shipped = Replay(*nodes, tasks, config, ReplayPolicy::kDefault, seed);
+    ASSERT_TRUE(shipped.ok()) << shipped.status();
+    EXPECT_EQ(shipped->unallocated_pct, 0) << seed;
+    EXPECT_EQ(shipped->dropped_pct, 0) << seed;
+    auto gcu_only =
+        Replay(*nodes, tasks, config, ReplayPolicy::kDefaultGcuOnly, seed);
+    ASSERT_TRUE(gcu_only.ok()) << gcu_only.status();
+    if (gcu_only->unallocated_pct > 0) ++gcu_only_strands;
+  }
+  EXPECT_GT(gcu_only_strands, 0);
+}
+
 TEST(ReplayTest, UnknownModelsAndPoliciesAreErrors) {
   auto nodes = ParseNodeList("sn,cpu_milli,memory_mib,gpu,model\nn,1,1,1,X9\n",
                              "nodes.csv");
@@ -121,6 +152,12 @@ TEST(ReplayTest, UnknownModelsAndPoliciesAreErrors) {
   EXPECT_FALSE(ParseReplayPolicy("worstfit").ok());
   EXPECT_EQ(*ParseReplayPolicy("fgd-cards"), ReplayPolicy::kFgdCards);
   EXPECT_EQ(ReplayPolicyName(ReplayPolicy::kFgdGcu), "fgd-gcu");
+  // The shipped policy is named default (--json); its GCU-only variant
+  // has its own name.
+  EXPECT_EQ(ReplayPolicyName(ReplayPolicy::kDefault), "default");
+  EXPECT_EQ(*ParseReplayPolicy("default-gcu-only"),
+            ReplayPolicy::kDefaultGcuOnly);
+  EXPECT_FALSE(ParseReplayPolicy("default-all").ok());
 }
 
 }  // namespace
