@@ -73,6 +73,38 @@ TEST(HostFitTest, GcuPodPrefersTheNodeWithCpuToSpare) {
   EXPECT_EQ(blind_tight.placement.rank, blind_roomy.placement.rank);
 }
 
+TEST(HostFitTest, StrandingWeighsMoreThanFillingAUsedNode) {
+  // Of 8 GCU pods seen, 7 asked 2 cores and one 8. On `used` (card 0 half
+  // full) the pod fills card 0 but leaves 4 cores: card 1's 16 free units
+  // are stranded for the 8-core share (16 / 8 = 2 units expected). An
+  // untouched node of four cards keeps 40 more units free afterwards but
+  // strands nothing. Stranding weighs more than 40 / 2 = 20 per unit
+  // (README "Binpacking on Alibaba's traces": the weight that meets the
+  // target in all 12 cells), so the untouched node wins.
+  RequestHistory history;
+  const HostRequest small{2000, 8}, large{8000, 8};
+  for (int i = 0; i < 7; ++i) history.Record(8, 0, &small);
+  history.Record(8, 0, &large);
+  auto mix = history.Mix();
+  CachedNode used = Node(2, 16);
+  used.cards[0].used_units = 8;
+  const CachedNode untouched = Node(4, 16);
+  const HostFit used_host{{10000, 512}, {6000, 8}};
+  const HostFit untouched_host{{64000, 512}, {6000, 8}};
+  NodeVerdict on_used =
+      Judge(&used, Shared(8), Policy::kBinpack, mix.get(), &used_host);
+  NodeVerdict on_untouched = Judge(&untouched, Shared(8), Policy::kBinpack,
+                                   mix.get(), &untouched_host);
+  ASSERT_TRUE(on_used.fits && on_untouched.fits);
+  EXPECT_EQ(on_used.placement.cards, std::vector<uint32_t>{0});
+  EXPECT_GT(on_untouched.placement.rank, on_used.placement.rank);
+  // With CPU to spare on `used` it fills the used node, as before.
+  const HostFit used_roomy{{64000, 512}, {6000, 8}};
+  NodeVerdict on_used_roomy =
+      Judge(&used, Shared(8), Policy::kBinpack, mix.get(), &used_roomy);
+  EXPECT_GT(on_used_roomy.placement.rank, on_untouched.placement.rank);
+}
+
 TEST(HostFitTest, PlainPodGoesWhereItStrandsNoCardMemory) {
   RequestHistory history;
   auto mix = LearnedMix(&history);

@@ -33,8 +33,9 @@ struct HostFit {
 // null: unknown) adds, under kBinpack with a mix that knows host requests,
 // the card memory the pod strands by leaving the node too little CPU or
 // memory for the GCU requests seen (RequestMix::HostFragment) to the node's
-// rank, weighted like card fragmentation: among fitting nodes, the one with
-// CPU to spare wins over the one whose CPU the pod nearly uses up.
+// rank, weighted 50 per unit (card fragmentation: 2, memory left free: 1):
+// among fitting nodes, the one with CPU to spare wins over the one whose
+// CPU the pod nearly uses up, even over a node already in use.
 NodeVerdict Judge(const CachedNode* node, const contract::PodRequest& request,
                   Policy policy, const RequestMix* mix = nullptr,
                   const HostFit* host = nullptr);
