@@ -12,6 +12,26 @@ size_t Home(uint64_t version, int64_t cpu, int64_t memory, size_t mask) {
   return static_cast<size_t>(h >> 17) & mask;
 }
 
+// The verdict of every node NodeSummary rules out for a shared request
+// (Judge() would give the same; never stored in a table).
+const NodeVerdict& FitsNowhere() {
+  static const NodeVerdict* const verdict = [] {
+    auto* v = new NodeVerdict;
+    v->reason = std::string(kInsufficientMemoryReason);
+    return v;
+  }();
+  return *verdict;
+}
+
+// Whether Judge(node, request, ...) fails on the node's summary alone, as
+// Place() would on its cards: a shared request (the checks Judge() makes
+// before Place() pass) larger than every usable card's free memory.
+bool RuledOut(const CachedNode* node, const contract::PodRequest& request) {
+  return node != nullptr && request.cards == 0 && !request.Mixed() &&
+         node->view.usable() &&
+         SharedFitsNowhere(node->summary, request.memory_units);
+}
+
 bool SameHost(const std::optional<HostRequest>& a,
               const std::optional<HostRequest>& b) {
   if (a.has_value() != b.has_value()) return false;
@@ -62,10 +82,15 @@ std::vector<const NodeVerdict*> VerdictMemo::Table::GetAll(
   };
   std::vector<const NodeVerdict*> out(nodes.size(), nullptr);
   std::vector<size_t> missing;
+  // Nodes the summary rules out are answered without the table.
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (RuledOut(nodes[i], request)) out[i] = &FitsNowhere();
+  }
   {
     std::shared_lock lock(mu_);
     if (!slots_.empty()) {
       for (size_t i = 0; i < nodes.size(); ++i) {
+        if (out[i] != nullptr) continue;
         out[i] = slots_[SlotLocked(KeyOf(nodes[i], free_of(i)))].second;
       }
     }
