@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <future>
 #include <utility>
 
 #include "base/url_query.h"
@@ -139,11 +138,10 @@ StatusOr<std::string> CurlKubeClient::ListEach(const Resource& resource,
         .Add({"metadata", "continue"})
         .AddTree({"items"}, *options.fields);
   }
-  // Its buffers serve every page (one fetch at a time uses it).
-  json::PrunedParser parser;
-  // One page, fetched and decoded (items pruned to the caller's fields).
-  auto fetch =
-      [&](const std::string& continue_token) -> StatusOr<nlohmann::json> {
+  json::PrunedParser parser;  // Its buffers serve every page.
+  std::string resource_version;
+  std::string continue_token;
+  do {
     base::UrlQuery query;
     query.AddIfSet("labelSelector", options.label_selector)
         .AddIfSet("fieldSelector", options.field_selector);
@@ -167,30 +165,13 @@ StatusOr<std::string> CurlKubeClient::ListEach(const Resource& resource,
       return DataLossError("list " + resource.DisplayName() +
                            ": \"items\" is not an array");
     }
-    return page;
-  };
-  // The next page is fetched and decoded on a reader thread while this
-  // thread hands the current page's items to `each` (the API server, the
-  // decoding and the caller's work overlap). Items still reach `each` on
-  // this thread, in list order; a failed page ends the list after every
-  // item before it was handed over, as without the reader.
-  StatusOr<nlohmann::json> page = fetch("");
-  while (true) {
-    if (!page.ok()) return page.status();
-    const std::string resource_version = ResourceVersionOf(*page);
-    const std::string continue_token =
-        StringAt(*page, {"metadata", "continue"});
-    std::future<StatusOr<nlohmann::json>> next;
-    if (!continue_token.empty()) {
-      next = std::async(std::launch::async, fetch, continue_token);
-    }
-    auto items = page->find("items");
-    if (items != page->end() && items->is_array()) {
+    resource_version = ResourceVersionOf(page);
+    continue_token = StringAt(page, {"metadata", "continue"});
+    if (items != page.end() && items->is_array()) {
       for (nlohmann::json& item : *items) each(std::move(item));
     }
-    if (continue_token.empty()) return resource_version;
-    page = next.get();
-  }
+  } while (!continue_token.empty());
+  return resource_version;
 }
 
 Status CurlKubeClient::Watch(const Resource& resource, std::string_view ns,

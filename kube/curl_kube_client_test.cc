@@ -5,7 +5,6 @@
 #include <atomic>
 #include <future>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "base/testing/fake_clock.h"
@@ -21,7 +20,6 @@ using ::gcushare::kube::testing::ChunkFeed;
 using ::gcushare::kube::testing::FailureStatus;
 using ::gcushare::kube::testing::Pod;
 using ::gcushare::kube::testing::PodList;
-using ::gcushare::kube::testing::RecordedRequest;
 using ::gcushare::kube::testing::ScriptedServer;
 using ::gcushare::kube::testing::WatchLine;
 
@@ -166,56 +164,6 @@ TEST_F(CurlKubeClientTest, ListFollowsContinuePages) {
   EXPECT_EQ(requests[1].Param("continue"), "page2");
   EXPECT_FALSE(requests[1].HasParam("resourceVersion"));
   EXPECT_EQ(requests[2].Param("continue"), "page3");
-}
-
-// The next page is requested while the items of the current one are still
-// being handed to the callback (a reader thread), and the callback still
-// runs on the calling thread, in list order; a page that fails ends the
-// list after every item before it.
-TEST_F(CurlKubeClientTest, ListEachFetchesTheNextPageWhileItemsAreHandedOver) {
-  server_.Handle(
-      "GET", "/api/v1/pods",
-      [](const httplib::Request& request, httplib::Response& res) {
-        const std::string token = request.has_param("continue")
-                                      ? request.get_param_value("continue")
-                                      : "";
-        if (token.empty()) {
-          ScriptedServer::Json(
-              res, 200,
-              PodList({Pod("a", "p1", "1"), Pod("a", "p2", "2")}, "100",
-                      "page2"));
-        } else if (token == "page2") {
-          ScriptedServer::Json(res, 200,
-                               PodList({Pod("b", "p3", "3")}, "100", "page3"));
-        } else {
-          ScriptedServer::Json(
-              res, 410,
-              FailureStatus(410, "Expired", "continue too old").dump());
-        }
-      });
-  server_.Start();
-  ListOptions options;
-  options.limit = 2;
-  const std::thread::id caller = std::this_thread::get_id();
-  std::vector<std::string> names;
-  bool next_page_requested_early = false;
-  StatusOr<std::string> version = NewClient()->ListEach(
-      Resource::Pods(), "", options, [&](nlohmann::json item) {
-        EXPECT_EQ(std::this_thread::get_id(), caller);
-        names.push_back(NameOf(item));
-        if (names.size() == 1) {
-          // Still inside the first page: page 2 is on its way.
-          next_page_requested_early = server_.WaitForRequests(
-              [](const RecordedRequest& request) {
-                return request.Param("continue") == "page2";
-              },
-              1, std::chrono::seconds(10));
-        }
-      });
-  EXPECT_TRUE(next_page_requested_early);
-  ASSERT_FALSE(version.ok());
-  EXPECT_EQ(version.status().http_code(), 410);
-  EXPECT_EQ(names, (std::vector<std::string>{"p1", "p2", "p3"}));
 }
 
 TEST_F(CurlKubeClientTest, ExpiredContinueTokenIs410) {
