@@ -82,6 +82,39 @@ TEST(ProtocolTest, KeysMatchCaseInsensitively) {
   EXPECT_EQ(both->node, "y");
 }
 
+// NodeNames is read straight into strings; the key chosen is the one the
+// parsed object's FindField chooses: the exact key, else the smallest case
+// variant; of repeated keys the last; errors only from the chosen key.
+TEST(ProtocolTest, NodeNamesKeyIsChosenAsInTheParsedObject) {
+  const std::string pod = R"({"Pod":{"metadata":{"name":"p"}})";
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {R"(,"nodenames":["b"],"NodeNames":["a"]})", {"a"}},
+      {R"(,"NodeNames":["a"],"nodenames":["b"]})", {"a"}},
+      {R"(,"nodeNames":["x"],"NODENAMES":["y"]})", {"y"}},
+      {R"(,"NODENAMES":["y"],"nodeNames":["x"]})", {"y"}},
+      {R"(,"NodeNames":["a"],"NodeNames":["b","c"]})", {"b", "c"}},
+      {R"(,"NodeNames":["n\u0031","\"q\""]})", {"n1", "\"q\""}},
+      {R"(,"NodeNames":[]})", {}},
+      {R"(,"nodenames":[1],"NodeNames":["a"]})", {"a"}},
+      {R"(,"NodeNames":{"a":1},"Nodenames":7,"NodeNames":["z"]})", {"z"}},
+  };
+  for (const auto& [rest, names] : cases) {
+    SCOPED_TRACE(rest);
+    auto args = ParseExtenderArgs(pod + rest);
+    ASSERT_TRUE(args.ok()) << args.status();
+    ASSERT_TRUE(args->node_names.has_value());
+    EXPECT_EQ(*args->node_names, names);
+  }
+  auto null_names =
+      ParseExtenderArgs(pod + R"(,"NodeNames":null,"Nodes":{"items":[]}})");
+  ASSERT_TRUE(null_names.ok()) << null_names.status();
+  EXPECT_FALSE(null_names->node_names.has_value());
+  auto later_bad =
+      ParseExtenderArgs(pod + R"(,"NodeNames":["a"],"NodeNames":["a",2]})");
+  ASSERT_FALSE(later_bad.ok());
+  EXPECT_NE(later_bad.status().message().find("non-string"), std::string::npos);
+}
+
 TEST(ProtocolTest, ThePodKeepsOnlyWhatFilterReads) {
   // A pod as kube-scheduler sends it: of it, only what ComputePodRequest
   // and the pod's identity read is built; the exact "Pod" wins over a case
