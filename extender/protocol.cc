@@ -214,15 +214,36 @@ namespace {
 
 // Sorted by name, equal names once (the first): the order and keys of a
 // std::map, which nlohmann dumps.
+// Sorts (name's first 8 bytes as a big-endian number, then the whole name,
+// then the position): mostly one integer compare, where comparing names
+// calls memcmp each time (a filter fails hundreds of nodes).
 void SortByName(std::vector<FailedNode>& nodes) {
-  std::stable_sort(
-      nodes.begin(), nodes.end(),
-      [](const FailedNode& a, const FailedNode& b) { return a.name < b.name; });
-  nodes.erase(std::unique(nodes.begin(), nodes.end(),
-                          [](const FailedNode& a, const FailedNode& b) {
-                            return a.name == b.name;
-                          }),
-              nodes.end());
+  struct Key {
+    uint64_t prefix;
+    uint32_t at;
+  };
+  std::vector<Key> keys(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    uint64_t prefix = 0;
+    const std::string_view name = nodes[i].name;
+    for (size_t k = 0; k < 8; ++k) {
+      prefix = (prefix << 8) |
+               (k < name.size() ? static_cast<unsigned char>(name[k]) : 0);
+    }
+    keys[i] = {prefix, static_cast<uint32_t>(i)};
+  }
+  std::sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
+    if (a.prefix != b.prefix) return a.prefix < b.prefix;
+    const int order = nodes[a.at].name.compare(nodes[b.at].name);
+    return order != 0 ? order < 0 : a.at < b.at;
+  });
+  std::vector<FailedNode> sorted;
+  sorted.reserve(nodes.size());
+  for (const Key& key : keys) {
+    if (!sorted.empty() && sorted.back().name == nodes[key.at].name) continue;
+    sorted.push_back(nodes[key.at]);
+  }
+  nodes = std::move(sorted);
 }
 
 std::vector<FailedNode> Borrow(

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <random>
 
 #include "testing/files.h"
 #include "testing/subprocess.h"
@@ -241,6 +243,41 @@ TEST(ProtocolTest, EncodeFilterResultSameBytesAsADump) {
   EXPECT_EQ(EncodeFilterResult(*by_nodes, result), dumped(false, *by_nodes));
   result = FilterResult();
   EXPECT_EQ(EncodeFilterResult(by_names, result), dumped(true, by_names));
+}
+
+// EncodeFilterNames sorts the failed nodes as a std::map orders its keys
+// (bytes, unsigned; equal names once, the first): names sharing their
+// first 8 bytes, shorter than 8, with NUL and high bytes, repeated.
+TEST(ProtocolTest, EncodeFilterNamesOrdersFailuresAsAMap) {
+  std::mt19937 rng(3);
+  const std::vector<std::string> stems = {"node-",
+                                          "node-1",
+                                          "n",
+                                          "",
+                                          "node-12345678-",
+                                          "\xc3\xa9t",
+                                          std::string("a\0b", 3)};
+  const std::vector<std::string> reasons = {"full", "other"};
+  for (int round = 0; round < 50; ++round) {
+    std::vector<std::string> names;
+    std::vector<FailedNode> failed;
+    std::map<std::string, std::string> expected;
+    for (int i = 0; i < 60; ++i) {
+      names.push_back(stems[rng() % stems.size()] + std::to_string(rng() % 40));
+    }
+    for (const std::string& name : names) {
+      const std::string& reason = reasons[rng() % reasons.size()];
+      failed.push_back({name, reason});
+      expected.emplace(name, reason);  // The first stays.
+    }
+    nlohmann::ordered_json dump;
+    dump["NodeNames"] = std::vector<std::string>{"p"};
+    dump["FailedNodes"] = expected;
+    dump["FailedAndUnresolvableNodes"] = nlohmann::json::object();
+    dump["Error"] = "";
+    EXPECT_EQ(EncodeFilterNames({"p"}, failed, {}),
+              "{\"Nodes\":null," + dump.dump().substr(1));
+  }
 }
 
 TEST(ProtocolTest, EncodePrioritizeBindAndError) {
