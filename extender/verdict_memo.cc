@@ -61,16 +61,22 @@ size_t VerdictMemo::Table::SlotLocked(const Key& key) const {
   }
 }
 
+void VerdictMemo::Table::ReserveLocked(size_t count) {
+  size_t size = std::max<size_t>(64, slots_.size());
+  while (count * 2 > size) size *= 2;
+  if (size == slots_.size()) return;
+  std::vector<std::pair<Key, const NodeVerdict*>> old = std::move(slots_);
+  slots_.assign(size, {Key{}, nullptr});
+  for (const auto& slot : old) {
+    if (slot.second != nullptr) slots_[SlotLocked(slot.first)] = slot;
+  }
+}
+
 void VerdictMemo::Table::InsertLocked(const Key& key,
                                       const NodeVerdict* verdict) {
-  if ((verdicts_.size() + 1) * 2 > slots_.size()) {
-    std::vector<std::pair<Key, const NodeVerdict*>> old = std::move(slots_);
-    slots_.assign(std::max<size_t>(64, old.size() * 2), {Key{}, nullptr});
-    for (const auto& slot : old) {
-      if (slot.second != nullptr) slots_[SlotLocked(slot.first)] = slot;
-    }
-  }
+  ReserveLocked(stored_ + 1);
   slots_[SlotLocked(key)] = {key, verdict};
+  ++stored_;
 }
 
 std::vector<const NodeVerdict*> VerdictMemo::Table::GetAll(
@@ -118,18 +124,19 @@ std::vector<const NodeVerdict*> VerdictMemo::Table::GetAll(
                            host ? &*host : nullptr));
   }
   std::unique_lock lock(mu_);
+  ReserveLocked(stored_ + missing.size());
   for (size_t k = 0; k < missing.size(); ++k) {
     const size_t i = missing[k];
     const Key key = KeyOf(nodes[i], free_of(i));
-    const NodeVerdict* known =
-        slots_.empty() ? nullptr : slots_[SlotLocked(key)].second;
+    const NodeVerdict* known = slots_[SlotLocked(key)].second;
     if (known == nullptr) {
-      verdicts_.push_back(std::move(judged[k]));
-      known = &verdicts_.back();
+      known = &judged[k];
       InsertLocked(key, known);
     }
     out[i] = known;
   }
+  // Moved whole: the verdicts keep their addresses.
+  blocks_.push_back(std::move(judged));
   return out;
 }
 
@@ -155,7 +162,7 @@ std::shared_ptr<VerdictMemo::Table> VerdictMemo::For(
       size_t size = 0;
       {
         std::shared_lock table_lock(found->mu_);
-        size = found->verdicts_.size();
+        size = found->stored_;
       }
       if (size < found->limit) {
         tables_.push_back(found);
