@@ -218,7 +218,7 @@ void CardCache::PutPodLocked(PodUsage usage) {
     if (node != nodes_.end()) {
       node->second.pod_uids.insert(uid);
       Hold(pod, node->second.cards);
-      node->second.version = ++last_version_;
+      TouchLocked(node->second);
     }
     return;
   }
@@ -252,7 +252,6 @@ void CardCache::RecountLocked(const std::string& name) {
   auto node_it = nodes_.find(name);
   if (node_it == nodes_.end()) return;
   CachedNode& node = node_it->second;
-  node.version = ++last_version_;
   node.cards.clear();
   node.pod_uids.clear();
   for (const contract::NodeCard& card : node.view.layout.cards) {
@@ -264,11 +263,18 @@ void CardCache::RecountLocked(const std::string& name) {
     node.cards.push_back(usage);
   }
   auto pods = pods_by_node_.find(name);
-  if (pods == pods_by_node_.end()) return;
-  for (const std::string& uid : pods->second) {
-    node.pod_uids.insert(uid);
-    Hold(pods_.at(uid), node.cards);
+  if (pods != pods_by_node_.end()) {
+    for (const std::string& uid : pods->second) {
+      node.pod_uids.insert(uid);
+      Hold(pods_.at(uid), node.cards);
+    }
   }
+  TouchLocked(node);
+}
+
+void CardCache::TouchLocked(CachedNode& node) {
+  node.version = ++last_version_;
+  node.summary = Summarize(node.cards);
 }
 
 }  // namespace gcushare::extender

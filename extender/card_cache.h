@@ -31,6 +31,7 @@
 
 #include "extender/card_allocator.h"
 #include "extender/name_index.h"
+#include "extender/node_summary.h"
 #include "extender/node_view.h"
 #include "extender/pod_usage.h"
 #include "status/status.h"
@@ -45,6 +46,9 @@ struct CachedNode {
   // Changes whenever `view` or `cards` change, to a value no node of this
   // cache ever had (never 0): what VerdictMemo keys verdicts by.
   uint64_t version = 0;
+  // Summarize(cards), recomputed with every new version (beside it: read
+  // first for each candidate, before the cards).
+  NodeSummary summary;
 };
 
 class CardCache {
@@ -117,6 +121,8 @@ class CardCache {
   void ErasePodLocked(
       std::string uid);  // By value: callers pass keys it erases.
   void RecountLocked(const std::string& node);
+  // After `node`'s cards changed: a new version and summary.
+  void TouchLocked(CachedNode& node);
 
   mutable std::shared_mutex mu_;
   // Hashed: Visit() looks up hundreds of names per filter call; VisitAll()

@@ -36,6 +36,12 @@ int Run(int argc, char** argv) {
   // ready 4.0 s -> 2.4 s (//extender:scale_benchmark, README "The
   // extender's memory"). Resident memory unchanged.
   mallopt(M_MXFAST, 0);
+  // Two malloc arenas, not 8 per core: each of the 32 HTTP workers would
+  // otherwise take one, and a filter's short-lived buffers (the body's
+  // parse, the answer) leave each arena holding its own free memory.
+  // Measured at full size: VmHWM at the end 217 -> 184 MiB, filter CPU
+  // unchanged (0.46 ms).
+  mallopt(M_ARENA_MAX, 2);
   Daemon daemon(std::string(contract::kExtenderName),
                 "Scheduler extender of GCUShare: kube-scheduler calls it to "
                 "filter nodes by free memory on ONE Enflame GCU card, to score "

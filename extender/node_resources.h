@@ -20,6 +20,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -28,6 +29,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "extender/name_index.h"
 #include "extender/request_mix.h"
 #include "status/status.h"
 
@@ -77,6 +79,7 @@ class NodeResources {
   };
   struct Node {
     std::string name;
+    uint32_t index = 0;  // In nodes_.
     bool known = false;  // Allocatable read from the node object.
     HostRequest allocatable;
     HostRequest requested;  // Sum over the pods counted here.
@@ -90,15 +93,17 @@ class NodeResources {
   static StatusOr<Uid> ParseUid(std::string_view uid);
   uint32_t IndexLocked(std::string_view name);
   // Free() of a node by name; mu_ held.
-  std::optional<HostRequest> FreeLocked(const std::string& name) const;
+  std::optional<HostRequest> FreeLocked(std::string_view name) const;
   Status Upsert(const nlohmann::json& pod, bool unstored);
   void RemoveLocked(const Uid& uid);
 
   mutable std::mutex mu_;
-  std::vector<Node> nodes_;                          // Guarded by mu_.
-  std::unordered_map<std::string, uint32_t> index_;  // Guarded by mu_.
-  std::unordered_map<Uid, Pod, UidHash> pods_;       // Guarded by mu_.
-  uint32_t sweep_ = 1;                               // Guarded by mu_.
+  // Never erased; a deque, so that index_ may borrow names and entries.
+  std::deque<Node> nodes_;  // Guarded by mu_.
+  // nodes_ by name, flat (FreeOf() looks up a filter's 500 candidates).
+  NameIndex<Node> index_;                       // Guarded by mu_.
+  std::unordered_map<Uid, Pod, UidHash> pods_;  // Guarded by mu_.
+  uint32_t sweep_ = 1;                          // Guarded by mu_.
 };
 
 }  // namespace gcushare::extender

@@ -44,6 +44,34 @@ double UsableCardUnits(const std::vector<CardUsage>& cards,
   return usable;
 }
 
+namespace {
+
+// UsableCardUnits() of `cards` once the pod `request` took `taken`
+// (whole, or its memory on them), without copying the cards: the same
+// sum in the same order.
+double UsableCardUnitsAfter(const std::vector<CardUsage>& cards,
+                            const std::vector<uint32_t>& taken,
+                            const contract::PodRequest& request,
+                            const RequestMix& mix) {
+  double usable = 0;
+  for (const CardUsage& card : cards) {
+    CardUsage after = card;
+    if (std::find(taken.begin(), taken.end(), card.index) != taken.end()) {
+      if (request.cards > 0) {
+        after.whole = true;
+      } else {
+        after.used_units += request.memory_units;
+      }
+    }
+    if (!after.healthy || after.whole) continue;
+    usable +=
+        static_cast<double>(after.Free()) - mix.SharedFragment(after.Free());
+  }
+  return usable;
+}
+
+}  // namespace
+
 double HostFragmentAdded(double usable_before, double usable_after,
                          const HostFit& host, const RequestMix* mix) {
   if (mix == nullptr || !mix->knows_host()) return 0;
@@ -101,22 +129,12 @@ NodeVerdict Judge(const CachedNode* node, const contract::PodRequest& request,
   }
   if (policy == Policy::kBinpack && host != nullptr && mix != nullptr &&
       mix->knows_host()) {
-    std::vector<CardUsage> after = node->cards;
-    for (CardUsage& card : after) {
-      if (std::find(placement->cards.begin(), placement->cards.end(),
-                    card.index) == placement->cards.end()) {
-        continue;
-      }
-      if (request.cards > 0) {
-        card.whole = true;
-      } else {
-        card.used_units += request.memory_units;
-      }
-    }
     placement->rank[0] -=
         kHostFragmentWeight *
-        HostFragmentAdded(UsableCardUnits(node->cards, *mix),
-                          UsableCardUnits(after, *mix), *host, mix);
+        HostFragmentAdded(
+            UsableCardUnits(node->cards, *mix),
+            UsableCardUnitsAfter(node->cards, placement->cards, request, *mix),
+            *host, mix);
   }
   verdict.fits = true;
   verdict.unresolvable = false;

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <random>
 
 #include "testing/files.h"
 #include "testing/subprocess.h"
@@ -80,6 +82,39 @@ TEST(ProtocolTest, KeysMatchCaseInsensitively) {
   // The exact key wins over a case variant, as in Go.
   auto both = ParseBindingArgs(R"({"node":"x","Node":"y","PodName":"p"})");
   EXPECT_EQ(both->node, "y");
+}
+
+// NodeNames is read straight into strings; the key chosen is the one the
+// parsed object's FindField chooses: the exact key, else the smallest case
+// variant; of repeated keys the last; errors only from the chosen key.
+TEST(ProtocolTest, NodeNamesKeyIsChosenAsInTheParsedObject) {
+  const std::string pod = R"({"Pod":{"metadata":{"name":"p"}})";
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {R"(,"nodenames":["b"],"NodeNames":["a"]})", {"a"}},
+      {R"(,"NodeNames":["a"],"nodenames":["b"]})", {"a"}},
+      {R"(,"nodeNames":["x"],"NODENAMES":["y"]})", {"y"}},
+      {R"(,"NODENAMES":["y"],"nodeNames":["x"]})", {"y"}},
+      {R"(,"NodeNames":["a"],"NodeNames":["b","c"]})", {"b", "c"}},
+      {R"(,"NodeNames":["n\u0031","\"q\""]})", {"n1", "\"q\""}},
+      {R"(,"NodeNames":[]})", {}},
+      {R"(,"nodenames":[1],"NodeNames":["a"]})", {"a"}},
+      {R"(,"NodeNames":{"a":1},"Nodenames":7,"NodeNames":["z"]})", {"z"}},
+  };
+  for (const auto& [rest, names] : cases) {
+    SCOPED_TRACE(rest);
+    auto args = ParseExtenderArgs(pod + rest);
+    ASSERT_TRUE(args.ok()) << args.status();
+    ASSERT_TRUE(args->node_names.has_value());
+    EXPECT_EQ(*args->node_names, names);
+  }
+  auto null_names =
+      ParseExtenderArgs(pod + R"(,"NodeNames":null,"Nodes":{"items":[]}})");
+  ASSERT_TRUE(null_names.ok()) << null_names.status();
+  EXPECT_FALSE(null_names->node_names.has_value());
+  auto later_bad =
+      ParseExtenderArgs(pod + R"(,"NodeNames":["a"],"NodeNames":["a",2]})");
+  ASSERT_FALSE(later_bad.ok());
+  EXPECT_NE(later_bad.status().message().find("non-string"), std::string::npos);
 }
 
 TEST(ProtocolTest, ThePodKeepsOnlyWhatFilterReads) {
@@ -208,6 +243,41 @@ TEST(ProtocolTest, EncodeFilterResultSameBytesAsADump) {
   EXPECT_EQ(EncodeFilterResult(*by_nodes, result), dumped(false, *by_nodes));
   result = FilterResult();
   EXPECT_EQ(EncodeFilterResult(by_names, result), dumped(true, by_names));
+}
+
+// EncodeFilterNames sorts the failed nodes as a std::map orders its keys
+// (bytes, unsigned; equal names once, the first): names sharing their
+// first 8 bytes, shorter than 8, with NUL and high bytes, repeated.
+TEST(ProtocolTest, EncodeFilterNamesOrdersFailuresAsAMap) {
+  std::mt19937 rng(3);
+  const std::vector<std::string> stems = {"node-",
+                                          "node-1",
+                                          "n",
+                                          "",
+                                          "node-12345678-",
+                                          "\xc3\xa9t",
+                                          std::string("a\0b", 3)};
+  const std::vector<std::string> reasons = {"full", "other"};
+  for (int round = 0; round < 50; ++round) {
+    std::vector<std::string> names;
+    std::vector<FailedNode> failed;
+    std::map<std::string, std::string> expected;
+    for (int i = 0; i < 60; ++i) {
+      names.push_back(stems[rng() % stems.size()] + std::to_string(rng() % 40));
+    }
+    for (const std::string& name : names) {
+      const std::string& reason = reasons[rng() % reasons.size()];
+      failed.push_back({name, reason});
+      expected.emplace(name, reason);  // The first stays.
+    }
+    nlohmann::ordered_json dump;
+    dump["NodeNames"] = std::vector<std::string>{"p"};
+    dump["FailedNodes"] = expected;
+    dump["FailedAndUnresolvableNodes"] = nlohmann::json::object();
+    dump["Error"] = "";
+    EXPECT_EQ(EncodeFilterNames({"p"}, failed, {}),
+              "{\"Nodes\":null," + dump.dump().substr(1));
+  }
 }
 
 TEST(ProtocolTest, EncodePrioritizeBindAndError) {

@@ -86,9 +86,21 @@ RequestMix::RequestMix(const std::map<uint64_t, uint64_t>& shared,
   std::reverse(counts_.begin(), counts_.end());
   std::reverse(whole_above_.begin(), whole_above_.end());
   whole_share_ = static_cast<double>(whole_total) / total;
+  if (!sizes_.empty() && sizes_.back() <= kTabulated) {
+    shared_fragment_.resize(sizes_.back());
+    for (uint64_t free = 0; free < sizes_.back(); ++free) {
+      shared_fragment_[free] = SharedFragmentOf(free);
+    }
+  }
 }
 
 double RequestMix::SharedFragment(uint64_t free) const {
+  if (free < shared_fragment_.size()) return shared_fragment_[free];
+  if (!shared_fragment_.empty()) return 0;  // No size is larger.
+  return SharedFragmentOf(free);
+}
+
+double RequestMix::SharedFragmentOf(uint64_t free) const {
   // Sizes larger than `free` cannot use it.
   auto it = std::upper_bound(sizes_.begin(), sizes_.end(), free);
   if (it == sizes_.end()) return 0;

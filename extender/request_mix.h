@@ -77,7 +77,15 @@ class RequestMix {
   static double ShareAbove(const std::vector<int64_t>& values,
                            const std::vector<double>& above, int64_t x);
 
+  // SharedFragment() computed from sizes_ and above_.
+  double SharedFragmentOf(uint64_t free) const;
+
   uint64_t total_ = 0;
+  // SharedFragment(free) for every free < the largest size (larger free
+  // amounts fragment nothing), when that is at most kTabulated values:
+  // judging a node reads it twice per card (Judge() under binpack).
+  static constexpr uint64_t kTabulated = 4096;
+  std::vector<double> shared_fragment_;
   std::vector<uint64_t> sizes_;      // Distinct shared sizes, ascending.
   std::vector<double> above_;        // above_[i]: share of sizes >= sizes_[i].
   std::vector<uint32_t> counts_;     // Distinct whole-card counts, ascending.

@@ -29,5 +29,23 @@ TEST(RequestHistoryTest, ANewMixOnlyOnceTheCountsMovedByA32nd) {
   EXPECT_EQ(history.Mix(), at67);
 }
 
+// SharedFragment() is read from a table up to the largest size: the same
+// values as the formula (free x share of sizes larger than free), and 0
+// from the largest size up.
+TEST(RequestMixTest, SharedFragmentIsFreeTimesShareOfLargerSizes) {
+  const RequestMix mix(std::map<uint64_t, uint64_t>{{3, 2}, {7, 1}, {20, 1}},
+                       std::map<uint32_t, uint64_t>{{1, 1}});
+  for (uint64_t free = 0; free <= 40; ++free) {
+    SCOPED_TRACE(free);
+    double larger = 0;
+    if (free < 3) larger += 2;
+    if (free < 7) larger += 1;
+    if (free < 20) larger += 1;
+    EXPECT_DOUBLE_EQ(mix.SharedFragment(free),
+                     static_cast<double>(free) * larger / 5);
+  }
+  EXPECT_EQ(RequestMix().SharedFragment(5), 0);
+}
+
 }  // namespace
 }  // namespace gcushare::extender

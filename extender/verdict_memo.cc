@@ -12,6 +12,26 @@ size_t Home(uint64_t version, int64_t cpu, int64_t memory, size_t mask) {
   return static_cast<size_t>(h >> 17) & mask;
 }
 
+// The verdict of every node NodeSummary rules out for a shared request
+// (Judge() would give the same; never stored in a table).
+const NodeVerdict& FitsNowhere() {
+  static const NodeVerdict* const verdict = [] {
+    auto* v = new NodeVerdict;
+    v->reason = std::string(kInsufficientMemoryReason);
+    return v;
+  }();
+  return *verdict;
+}
+
+// Whether Judge(node, request, ...) fails on the node's summary alone, as
+// Place() would on its cards: a shared request (the checks Judge() makes
+// before Place() pass) larger than every usable card's free memory.
+bool RuledOut(const CachedNode* node, const contract::PodRequest& request) {
+  return node != nullptr && request.cards == 0 && !request.Mixed() &&
+         node->view.usable() &&
+         SharedFitsNowhere(node->summary, request.memory_units);
+}
+
 bool SameHost(const std::optional<HostRequest>& a,
               const std::optional<HostRequest>& b) {
   if (a.has_value() != b.has_value()) return false;
@@ -41,16 +61,22 @@ size_t VerdictMemo::Table::SlotLocked(const Key& key) const {
   }
 }
 
+void VerdictMemo::Table::ReserveLocked(size_t count) {
+  size_t size = std::max<size_t>(64, slots_.size());
+  while (count * 2 > size) size *= 2;
+  if (size == slots_.size()) return;
+  std::vector<std::pair<Key, const NodeVerdict*>> old = std::move(slots_);
+  slots_.assign(size, {Key{}, nullptr});
+  for (const auto& slot : old) {
+    if (slot.second != nullptr) slots_[SlotLocked(slot.first)] = slot;
+  }
+}
+
 void VerdictMemo::Table::InsertLocked(const Key& key,
                                       const NodeVerdict* verdict) {
-  if ((verdicts_.size() + 1) * 2 > slots_.size()) {
-    std::vector<std::pair<Key, const NodeVerdict*>> old = std::move(slots_);
-    slots_.assign(std::max<size_t>(64, old.size() * 2), {Key{}, nullptr});
-    for (const auto& slot : old) {
-      if (slot.second != nullptr) slots_[SlotLocked(slot.first)] = slot;
-    }
-  }
+  ReserveLocked(stored_ + 1);
   slots_[SlotLocked(key)] = {key, verdict};
+  ++stored_;
 }
 
 std::vector<const NodeVerdict*> VerdictMemo::Table::GetAll(
@@ -62,10 +88,15 @@ std::vector<const NodeVerdict*> VerdictMemo::Table::GetAll(
   };
   std::vector<const NodeVerdict*> out(nodes.size(), nullptr);
   std::vector<size_t> missing;
+  // Nodes the summary rules out are answered without the table.
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (RuledOut(nodes[i], request)) out[i] = &FitsNowhere();
+  }
   {
     std::shared_lock lock(mu_);
     if (!slots_.empty()) {
       for (size_t i = 0; i < nodes.size(); ++i) {
+        if (out[i] != nullptr) continue;
         out[i] = slots_[SlotLocked(KeyOf(nodes[i], free_of(i)))].second;
       }
     }
@@ -93,18 +124,19 @@ std::vector<const NodeVerdict*> VerdictMemo::Table::GetAll(
                            host ? &*host : nullptr));
   }
   std::unique_lock lock(mu_);
+  ReserveLocked(stored_ + missing.size());
   for (size_t k = 0; k < missing.size(); ++k) {
     const size_t i = missing[k];
     const Key key = KeyOf(nodes[i], free_of(i));
-    const NodeVerdict* known =
-        slots_.empty() ? nullptr : slots_[SlotLocked(key)].second;
+    const NodeVerdict* known = slots_[SlotLocked(key)].second;
     if (known == nullptr) {
-      verdicts_.push_back(std::move(judged[k]));
-      known = &verdicts_.back();
+      known = &judged[k];
       InsertLocked(key, known);
     }
     out[i] = known;
   }
+  // Moved whole: the verdicts keep their addresses.
+  blocks_.push_back(std::move(judged));
   return out;
 }
 
@@ -130,7 +162,7 @@ std::shared_ptr<VerdictMemo::Table> VerdictMemo::For(
       size_t size = 0;
       {
         std::shared_lock table_lock(found->mu_);
-        size = found->verdicts_.size();
+        size = found->stored_;
       }
       if (size < found->limit) {
         tables_.push_back(found);

@@ -28,7 +28,6 @@
 #define GCUSHARE_EXTENDER_VERDICT_MEMO_H_
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -82,6 +81,8 @@ class VerdictMemo {
     // Where `key` is (or would go) in slots_; mu_ held.
     size_t SlotLocked(const Key& key) const;
     void InsertLocked(const Key& key, const NodeVerdict* verdict);
+    // Sizes slots_ once for `count` verdicts (at most half full).
+    void ReserveLocked(size_t count);
 
     uint64_t memory_units = 0;
     uint64_t cards = 0;
@@ -92,7 +93,10 @@ class VerdictMemo {
     size_t limit = 0;                     // Verdicts before For() replaces it.
 
     mutable std::shared_mutex mu_;
-    std::deque<NodeVerdict> verdicts_;  // Stable addresses; guarded by mu_.
+    // The verdicts judged by each GetAll(), one block per call (one
+    // allocation; a block's buffer never moves); guarded by mu_.
+    std::vector<std::vector<NodeVerdict>> blocks_;
+    size_t stored_ = 0;  // Verdicts in slots_; guarded by mu_.
     // Open addressing by CachedNode::version (power-of-two size, at most
     // half full; a null verdict marks a free slot); guarded by mu_.
     std::vector<std::pair<Key, const NodeVerdict*>> slots_;

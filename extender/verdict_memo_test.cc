@@ -6,6 +6,7 @@
 #include <string>
 
 #include "extender/card_cache.h"
+#include "extender/node_summary.h"
 #include "extender/node_verdict.h"
 #include "extender/testing/objects.h"
 
@@ -149,6 +150,59 @@ TEST(VerdictMemoTest, GetAllAnswersInOrderWithUnknownNodes) {
                     // Known now: the same verdicts again.
                     EXPECT_EQ(table->GetAll(nodes), verdicts);
                   });
+}
+
+// Nodes the summary rules out (extender/node_summary.h) get Judge()'s
+// verdict too, for every request size, on nodes with cards full, partly
+// used, unhealthy or held whole, and larger or smaller than the request.
+TEST(VerdictMemoTest, NodesRuledOutBySummaryGetJudgesVerdict) {
+  CardCache cache;
+  VerdictMemo memo;
+  cache.UpsertNode(SharingNode("full", 2, 16));
+  cache.UpsertNode(SharingNode("sick", 2, 16, "1", {1}));
+  cache.UpsertNode(SharingNode("small", 2, 8));
+  cache.UpsertNode(SharingNode("whole", 2, 16));
+  int pod = 0;
+  auto put = [&](const nlohmann::json& p) {
+    ASSERT_TRUE(cache.UpsertPod(p).ok());
+  };
+  auto shared = [&](uint64_t units, const std::string& node, uint32_t card) {
+    put(Assigned(MemoryPod("s" + std::to_string(++pod), units), node, {card},
+                 node == "small" ? 8 : 16));
+  };
+  shared(12, "full", 0);
+  shared(9, "full", 1);
+  shared(5, "sick", 0);
+  shared(3, "small", 1);
+  put(Assigned(testing::Pod("ns", "w", "uid-w", {{"main", 0, 1}}), "whole", {0},
+               16));
+  shared(14, "whole", 1);
+  const std::vector<std::string> names = {"full", "sick", "small", "whole",
+                                          "none"};
+  auto mix = std::make_shared<const RequestMix>(
+      std::map<uint64_t, uint64_t>{{2, 3}, {7, 1}},
+      std::map<uint32_t, uint64_t>{{1, 1}});
+  int ruled_out = 0;
+  for (uint64_t units = 1; units <= 20; ++units) {
+    for (const Policy policy : {Policy::kBinpack, Policy::kSpread}) {
+      const contract::PodRequest request = Shared(units);
+      auto table = memo.For(request, policy, mix);
+      cache.WithNodes(names, [&](const std::vector<const CachedNode*>& nodes) {
+        const std::vector<const NodeVerdict*> verdicts = table->GetAll(nodes);
+        for (size_t i = 0; i < nodes.size(); ++i) {
+          SCOPED_TRACE(names[i] + " " + std::to_string(units));
+          const NodeVerdict judged =
+              Judge(nodes[i], request, policy, mix.get());
+          ExpectSame({*verdicts[i], judged});
+          if (nodes[i] != nullptr &&
+              SharedFitsNowhere(nodes[i]->summary, units)) {
+            ++ruled_out;
+          }
+        }
+      });
+    }
+  }
+  EXPECT_GT(ruled_out, 20);  // The summary's path was taken.
 }
 
 // Host figures (node_verdict.h HostFit) are part of a verdict's key: a node
