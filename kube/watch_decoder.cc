@@ -87,6 +87,12 @@ StatusOr<WatchEvent> DecodeEvent(std::string_view line,
 StatusOr<WatchEvent> ParseWatchEvent(std::string_view line,
                                      const json::FieldTree* fields) {
   json::PrunedParser parser;
+  return ParseWatchEvent(line, fields, parser);
+}
+
+StatusOr<WatchEvent> ParseWatchEvent(std::string_view line,
+                                     const json::FieldTree* fields,
+                                     json::PrunedParser& parser) {
   return DecodeEvent(line, EventFields(fields), parser);
 }
 
