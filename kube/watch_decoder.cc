@@ -36,14 +36,19 @@ json::FieldTree EventFields(const json::FieldTree* fields) {
 StatusOr<WatchEvent> DecodeEvent(std::string_view line,
                                  const json::FieldTree& event_fields,
                                  json::PrunedParser& parser) {
-  if (json::JsonNestingDepth(line, json::kMaxJsonDepth) > json::kMaxJsonDepth) {
-    return Malformed(
-        "nested deeper than " + std::to_string(json::kMaxJsonDepth) + " levels",
-        line);
-  }
   StatusOr<nlohmann::json> decoded =
       parser.Parse(line, event_fields, "watch event");
-  if (!decoded.ok()) return Malformed("not valid JSON", line);
+  if (!decoded.ok()) {
+    // Parse refuses deep nesting before decoding (its own depth scan);
+    // only a refused line is scanned again, to say which it was.
+    if (json::JsonNestingDepth(line, json::kMaxJsonDepth) >
+        json::kMaxJsonDepth) {
+      return Malformed("nested deeper than " +
+                           std::to_string(json::kMaxJsonDepth) + " levels",
+                       line);
+    }
+    return Malformed("not valid JSON", line);
+  }
   nlohmann::json& parsed = *decoded;
   if (!parsed.is_object()) return Malformed("not a JSON object", line);
   auto type = parsed.find("type");
