@@ -12,10 +12,17 @@ namespace {
 constexpr size_t kQuotedPrefix = 120;
 
 Status Malformed(std::string_view why, std::string_view line) {
-  std::string prefix(line.substr(0, kQuotedPrefix));
-  if (line.size() > kQuotedPrefix) prefix += "...";
-  return DataLossError("malformed watch event (" + std::string(why) +
-                       "): " + prefix);
+  // Built in one allocation: a stream of bad lines is all error paths.
+  constexpr std::string_view kHead = "malformed watch event (";
+  constexpr std::string_view kMiddle = "): ";
+  constexpr std::string_view kEllipsis = "...";
+  const std::string_view prefix = line.substr(0, kQuotedPrefix);
+  std::string message;
+  message.reserve(kHead.size() + why.size() + kMiddle.size() + prefix.size() +
+                  kEllipsis.size());
+  message.append(kHead).append(why).append(kMiddle).append(prefix);
+  if (line.size() > kQuotedPrefix) message.append(kEllipsis);
+  return DataLossError(std::move(message));
 }
 
 bool IsBlank(std::string_view line) {

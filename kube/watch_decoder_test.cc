@@ -172,6 +172,18 @@ TEST(WatchDecoderTest, LongMalformedLineIsQuotedShort) {
   EXPECT_LT(status.message().size(), 300u);
 }
 
+TEST(WatchDecoderTest, MalformedMessageQuotesTheLineStart) {
+  for (size_t length : {size_t{5}, size_t{120}, size_t{121}, size_t{5000}}) {
+    Collector collector;
+    WatchDecoder decoder;
+    const std::string junk(length, 'x');
+    Status status = decoder.Feed(junk + "\n", collector.callback());
+    EXPECT_EQ(status.message(),
+              "malformed watch event (not valid JSON): " + junk.substr(0, 120) +
+                  (length > 120 ? "..." : ""));
+  }
+}
+
 TEST(WatchDecoderTest, OverlongLineIsRejected) {
   Collector collector;
   WatchDecoder decoder(/*max_line_bytes=*/100);
