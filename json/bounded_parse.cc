@@ -77,6 +77,8 @@ size_t NextStop(std::string_view text, size_t from, const ByteSet& stop) {
   return from;
 }
 
+// JsonNestingDepth: what matters outside strings.
+constexpr ByteSet kJsonToken("\"[]{}");
 // CheckYamlDepth: what ends a comment, a quoted scalar, and what matters
 // between tokens (as a string_view so that '\0' may be one of them).
 constexpr ByteSet kDepthComment(std::string_view("\n", 1));
@@ -99,6 +101,9 @@ int JsonNestingDepth(std::string_view text, int stop_after) {
   const char* p = text.data();
   const char* const end = p + text.size();
   while (p < end) {
+    // Only quotes and brackets matter outside strings.
+    while (p < end && !kJsonToken.contains(*p)) ++p;
+    if (p == end) break;
     const char c = *p++;
     if (c == '"') {
       // Most of an object's bytes are inside strings: jump from quote to
