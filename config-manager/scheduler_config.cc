@@ -77,9 +77,12 @@ bool IsOurEntry(const YAML::Node& entry) {
 }
 
 bool HasOurEntry(std::string_view config_text) {
-  auto config = ParseYamlMap(config_text, "config");
-  if (!config.ok()) return false;
-  const YAML::Node extenders = (*config)["extenders"];
+  StatusOr<YAML::Node> config = ParseYamlMap(config_text, "config");
+  return config.ok() && HasOurEntry(*config);
+}
+
+bool HasOurEntry(const YAML::Node& config) {
+  const YAML::Node extenders = config["extenders"];
   if (!extenders || !extenders.IsSequence()) return false;
   for (const YAML::Node& entry : extenders) {
     if (IsOurEntry(entry)) return true;
@@ -107,6 +110,11 @@ StatusOr<std::string> AddOurExtender(std::string_view original,
                                      std::string_view what,
                                      const ExtenderEntryOptions& options) {
   GCUSHARE_ASSIGN_OR_RETURN(YAML::Node config, ParseYamlMap(original, what));
+  return AddOurExtender(config, what, options);
+}
+
+StatusOr<std::string> AddOurExtender(YAML::Node config, std::string_view what,
+                                     const ExtenderEntryOptions& options) {
   if (ScalarOr(config["kind"], "") != "KubeSchedulerConfiguration") {
     return InvalidArgumentError(std::string(what) +
                                 ": kind is not KubeSchedulerConfiguration");

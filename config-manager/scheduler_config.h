@@ -53,6 +53,8 @@ bool IsOurEntry(const YAML::Node& entry);
 // Whether the configuration text holds our entry (false for unparsable
 // text).
 bool HasOurEntry(std::string_view config_text);
+// The same for a configuration already parsed (ParseYamlMap); reads only.
+bool HasOurEntry(const YAML::Node& config);
 
 // A whole configuration for a control plane that had none: `api_version`,
 // clientConnection.kubeconfig (kube-scheduler ignores --kubeconfig once
@@ -68,6 +70,11 @@ std::string NewSchedulerConfig(const std::string& api_version,
 // most one extender may set bindVerb).
 StatusOr<std::string> AddOurExtender(std::string_view original,
                                      std::string_view what,
+                                     const ExtenderEntryOptions& options);
+// The same for a configuration already parsed (ParseYamlMap), which it
+// edits in place (a YAML::Node is a handle: the caller's tree changes,
+// also when it fails after the checks).
+StatusOr<std::string> AddOurExtender(YAML::Node config, std::string_view what,
                                      const ExtenderEntryOptions& options);
 
 }  // namespace gcushare::config_manager

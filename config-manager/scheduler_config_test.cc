@@ -128,6 +128,31 @@ TEST(SchedulerConfigTest, AddKeepsOtherExtendersAndSettings) {
                       "http://10.96.9.9:32766/gcushare-scheduler");
 }
 
+TEST(SchedulerConfigTest, OneParseSearchesThenAdds) {
+  // HasOurEntry of a parsed configuration only reads it: adding to the same
+  // tree afterwards gives what adding to the text gives.
+  for (const std::string& text :
+       {Testdata("scheduler-config-custom.yaml"),
+        *AddOurExtender(Testdata("scheduler-config-custom.yaml"), "c",
+                        Options()),
+        std::string("apiVersion: kubescheduler.config.k8s.io/v1\n"
+                    "kind: KubeSchedulerConfiguration\n"),
+        Testdata("scheduler-config-binding-extender.yaml")}) {
+    StatusOr<YAML::Node> config = ParseYamlMap(text, "c");
+    ASSERT_TRUE(config.ok()) << text;
+    const std::string before = EmitYaml(*config);
+    EXPECT_EQ(HasOurEntry(*config), HasOurEntry(text)) << text;
+    EXPECT_EQ(EmitYaml(*config), before);
+    StatusOr<std::string> added = AddOurExtender(*config, "c", Options());
+    StatusOr<std::string> expected = AddOurExtender(text, "c", Options());
+    ASSERT_EQ(added.status(), expected.status()) << text;
+    if (expected.ok()) {
+      EXPECT_EQ(*added, *expected);
+      EXPECT_TRUE(HasOurEntry(*config));
+    }
+  }
+}
+
 TEST(SchedulerConfigTest, AddToConfigWithoutExtenders) {
   auto added = AddOurExtender(
       "apiVersion: kubescheduler.config.k8s.io/v1\n"

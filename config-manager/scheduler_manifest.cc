@@ -121,6 +121,11 @@ std::string HostPathOf(const YAML::Node& pod, const YAML::Node& container,
 StatusOr<ManifestFacts> InspectManifest(std::string_view text,
                                         std::string_view what) {
   GCUSHARE_ASSIGN_OR_RETURN(YAML::Node pod, ParseYamlMap(text, what));
+  return InspectManifest(pod, what);
+}
+
+StatusOr<ManifestFacts> InspectManifest(const YAML::Node& pod,
+                                        std::string_view what) {
   try {
     GCUSHARE_ASSIGN_OR_RETURN(YAML::Node c, SchedulerContainer(pod, what));
     GCUSHARE_RETURN_IF_ERROR(CheckMountLists(pod, c, what));
@@ -151,6 +156,11 @@ StatusOr<std::string> EditManifest(std::string_view original,
                                    std::string_view what,
                                    const ManifestEdit& edit) {
   GCUSHARE_ASSIGN_OR_RETURN(YAML::Node pod, ParseYamlMap(original, what));
+  return EditManifest(pod, what, edit);
+}
+
+StatusOr<std::string> EditManifest(YAML::Node pod, std::string_view what,
+                                   const ManifestEdit& edit) {
   try {
     GCUSHARE_ASSIGN_OR_RETURN(YAML::Node c, SchedulerContainer(pod, what));
     GCUSHARE_RETURN_IF_ERROR(CheckMountLists(pod, c, what));

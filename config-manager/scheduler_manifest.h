@@ -13,6 +13,8 @@
 #ifndef GCUSHARE_CONFIG_MANAGER_SCHEDULER_MANIFEST_H_
 #define GCUSHARE_CONFIG_MANAGER_SCHEDULER_MANIFEST_H_
 
+#include <yaml-cpp/yaml.h>
+
 #include <string>
 #include <string_view>
 
@@ -42,6 +44,9 @@ struct ManifestFacts {
 
 StatusOr<ManifestFacts> InspectManifest(std::string_view text,
                                         std::string_view what);
+// The same for a manifest already parsed (ParseYamlMap); reads only.
+StatusOr<ManifestFacts> InspectManifest(const YAML::Node& pod,
+                                        std::string_view what);
 
 struct ManifestEdit {
   // When not empty: add --config=<config_path> and mount `mount_dir` (the
@@ -54,6 +59,11 @@ struct ManifestEdit {
 
 StatusOr<std::string> EditManifest(std::string_view original,
                                    std::string_view what,
+                                   const ManifestEdit& edit);
+// The same for a manifest already parsed (ParseYamlMap), which it edits in
+// place (a YAML::Node is a handle: the caller's tree changes, also when it
+// fails part way).
+StatusOr<std::string> EditManifest(YAML::Node pod, std::string_view what,
                                    const ManifestEdit& edit);
 
 }  // namespace gcushare::config_manager

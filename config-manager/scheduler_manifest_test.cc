@@ -125,6 +125,40 @@ TEST(SchedulerManifestTest, EditAddsFlagMountVolumeAndMarker) {
   }
 }
 
+TEST(SchedulerManifestTest, OneParseInspectsThenEdits) {
+  // Inspecting a parsed manifest only reads it: an edit of the same tree
+  // afterwards gives what the edit of the text gives.
+  ManifestEdit edit;
+  edit.config_path = "/etc/kubernetes/gcushare/config/scheduler-config.yaml";
+  edit.mount_dir = "/etc/kubernetes/gcushare/config";
+  edit.marker = "m";
+  const std::string odd =
+      "kind: Pod\nmetadata: [a]\nspec:\n  containers:\n"
+      "  - name: kube-scheduler\n    command: [kube-scheduler, --v=2]\n";
+  for (const std::string& text :
+       {Testdata("kube-scheduler-1.28.yaml"),
+        Testdata("kube-scheduler-1.27-config.yaml"), odd}) {
+    StatusOr<YAML::Node> pod = ParseYamlMap(text, "m");
+    ASSERT_TRUE(pod.ok()) << text;
+    StatusOr<ManifestFacts> from_tree = InspectManifest(*pod, "m");
+    StatusOr<ManifestFacts> from_text = InspectManifest(text, "m");
+    ASSERT_EQ(from_tree.status(), from_text.status());
+    if (from_tree.ok()) {
+      EXPECT_EQ(from_tree->image, from_text->image);
+      EXPECT_EQ(from_tree->config_path, from_text->config_path);
+      EXPECT_EQ(from_tree->has_marker, from_text->has_marker);
+    }
+    StatusOr<std::string> edited = EditManifest(*pod, "m", edit);
+    StatusOr<std::string> expected = EditManifest(text, "m", edit);
+    ASSERT_EQ(edited.status(), expected.status()) << text;
+    if (expected.ok()) {
+      EXPECT_EQ(*edited, *expected);
+      // The edit went into the caller's tree.
+      EXPECT_EQ(EmitYaml(*pod), *expected);
+    }
+  }
+}
+
 TEST(SchedulerManifestTest, MarkerOnlyEditForAnExistingConfig) {
   const std::string original = Testdata("kube-scheduler-1.27-config.yaml");
   ManifestEdit edit;

@@ -1,11 +1,13 @@
 // Fuzzes the watch stream decoder: the input is the response body, fed in
 // chunks whose sizes come from the body's own first bytes (a line may
-// arrive split anywhere), then ParseWatchEvent on each whole line.
+// arrive split anywhere), then ParseWatchEvent on each whole line (one
+// parser for all of them, as the decoder keeps one).
 
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
+#include "json/pruned_parse.h"
 #include "kube/watch_decoder.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -24,9 +26,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)decoder.Finish();
   if (decoder.events() != events) __builtin_trap();
 
+  gcushare::json::PrunedParser parser;
   while (!body.empty()) {
     const size_t end = body.find('\n');
-    (void)gcushare::kube::ParseWatchEvent(body.substr(0, end));
+    (void)gcushare::kube::ParseWatchEvent(body.substr(0, end),
+                                          /*fields=*/nullptr, parser);
     if (end == std::string_view::npos) break;
     body.remove_prefix(end + 1);
   }

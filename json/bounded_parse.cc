@@ -54,6 +54,45 @@ class RunawayGuard : public YAML::EventHandler {
   YAML::Mark last_ = YAML::Mark::null_mark();
 };
 
+// A set of bytes, for NextStop.
+class ByteSet {
+ public:
+  constexpr explicit ByteSet(std::string_view bytes) {
+    for (char c : bytes) in_[static_cast<unsigned char>(c)] = true;
+  }
+  constexpr bool contains(char c) const {
+    return in_[static_cast<unsigned char>(c)];
+  }
+
+ private:
+  bool in_[256] = {};
+};
+
+// The index of the first byte of `text` at or after `from` in `stop`;
+// text.size() when there is none. The YAML scans below skip with it the
+// runs of bytes that cannot change their state (most of a file: the rest of
+// a word, a quoted scalar, a comment), one table look-up a byte.
+size_t NextStop(std::string_view text, size_t from, const ByteSet& stop) {
+  while (from < text.size() && !stop.contains(text[from])) ++from;
+  return from;
+}
+
+// JsonNestingDepth: what matters outside strings.
+constexpr ByteSet kJsonToken("\"[]{}");
+// CheckYamlDepth: what ends a comment, a quoted scalar, and what matters
+// between tokens (as a string_view so that '\0' may be one of them).
+constexpr ByteSet kDepthComment(std::string_view("\n", 1));
+constexpr ByteSet kDepthSingleQuoted(std::string_view("'\n", 2));
+constexpr ByteSet kDepthDoubleQuoted(std::string_view("\"\\\n", 3));
+constexpr ByteSet kDepthToken(std::string_view("\n#\"'[]{}", 8));
+// CheckNoYamlCppLoop: the same (a NUL byte always stops), and what ends an
+// anchor or tag.
+constexpr ByteSet kLoopComment(std::string_view("\n\0", 2));
+constexpr ByteSet kLoopSingleQuoted(std::string_view("'\n\0", 3));
+constexpr ByteSet kLoopDoubleQuoted(std::string_view("\"\\\n\0", 4));
+constexpr ByteSet kLoopProperty(std::string_view(" \t\r\n\0,[]{}", 10));
+constexpr ByteSet kLoopToken(std::string_view(" \t\r\n\0#&!\"',[]{}:", 16));
+
 }  // namespace
 
 int JsonNestingDepth(std::string_view text, int stop_after) {
@@ -62,6 +101,9 @@ int JsonNestingDepth(std::string_view text, int stop_after) {
   const char* p = text.data();
   const char* const end = p + text.size();
   while (p < end) {
+    // Only quotes and brackets matter outside strings.
+    while (p < end && !kJsonToken.contains(*p)) ++p;
+    if (p == end) break;
     const char c = *p++;
     if (c == '"') {
       // Most of an object's bytes are inside strings: jump from quote to
@@ -121,12 +163,19 @@ Status CheckYamlDepth(std::string_view text, std::string_view what,
       comment = false;
       continue;
     }
-    if (comment) continue;
+    if (comment) {
+      i = NextStop(text, i + 1, kDepthComment) - 1;
+      continue;
+    }
     if (quote != 0) {
       if (quote == '"' && c == '\\') {
         ++i;
       } else if (c == quote) {
         quote = 0;
+      } else {
+        i = NextStop(text, i + 1,
+                     quote == '"' ? kDepthDoubleQuoted : kDepthSingleQuoted) -
+            1;
       }
       continue;
     }
@@ -158,6 +207,8 @@ Status CheckYamlDepth(std::string_view text, std::string_view what,
     } else if ((c == ']' || c == '}') && flow > 0) {
       --flow;
     }
+    // The rest of a word changes nothing.
+    if (quote == 0 && !comment) i = NextStop(text, i + 1, kDepthToken) - 1;
   }
   return CheckNoYamlCppLoop(text, what);
 }
@@ -194,7 +245,10 @@ Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
       plain_after_node = false;
       continue;
     }
-    if (comment) continue;
+    if (comment) {
+      i = NextStop(text, i + 1, kLoopComment) - 1;
+      continue;
+    }
     if (quote != 0) {
       if (quote == '"' && c == '\\') {
         ++i;
@@ -204,6 +258,10 @@ Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
       } else if (c == quote) {
         quote = 0;
         if (flow == 0) node_ended = true;
+      } else {
+        i = NextStop(text, i + 1,
+                     quote == '"' ? kLoopDoubleQuoted : kLoopSingleQuoted) -
+            1;
       }
       continue;
     }
@@ -221,6 +279,7 @@ Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
     // Anchors and tags end at a flow indicator ("!," is "!" then ",").
     if (in_property &&
         std::string_view(",[]{}").find(c) == std::string_view::npos) {
+      i = NextStop(text, i + 1, kLoopProperty) - 1;
       continue;
     }
     in_property = false;
@@ -238,7 +297,10 @@ Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
       continue;
     }
     // The rest of such a plain scalar's line is its text ("'a'x{',\n,").
-    if (plain_after_node) continue;
+    if (plain_after_node) {
+      i = NextStop(text, i + 1, kLoopComment) - 1;
+      continue;
+    }
     if (c == ',' && flow == 0 && (expect_node || node_ended)) {
       return InvalidArgumentError(std::string(what) +
                                   ": ',' outside a flow collection (line " +
@@ -275,6 +337,8 @@ Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
     } else if ((c == ']' || c == '}') && flow > 0) {
       if (--flow == 0) node_ended = true;
     }
+    // The rest of a word changes nothing (once no node has just ended).
+    if (!node_ended) i = NextStop(text, i + 1, kLoopToken) - 1;
   }
   return CheckYamlCppEnds(text, what);
 }

@@ -166,6 +166,38 @@ TEST(CheckNoYamlCppLoopTest, RefusesNulBytes) {
       << status;
 }
 
+// The scans skip the rest of a word, a quoted scalar, a comment or an
+// anchor in one go: what ends each is still seen.
+TEST(CheckNoYamlCppLoopTest, SkippedRunsStillEndWhereTheyShould) {
+  using std::string_literals::operator""s;
+  struct Case {
+    std::string text;
+    std::string error;  // Empty: OK.
+  };
+  const Case cases[] = {
+      {"a: word\0"s, "NUL byte (line 1)"},
+      {"a: b\n# comment \0"s, "NUL byte (line 2)"},
+      {"a: 'quoted \0'"s, "NUL byte (line 1)"},
+      {"a: \"quoted \0\""s, "NUL byte (line 1)"},
+      {"a: &anchor\0"s, "NUL byte (line 1)"},
+      {"'a' plain\n\nx\0"s, "NUL byte (line 3)"},
+      {"[a]word\n,", "',' outside a flow collection (line 2)"},
+      {"&anchor[a]\n,", "',' outside a flow collection (line 2)"},
+      {"a: \"x\\\"[[[[[\"\n", ""},  // An escaped quote does not end it.
+      {"a: b # [[[[[\n", ""},
+      {"a: b[[[[[c: d\n", "YAML nested deeper than 3 levels"},
+  };
+  for (const Case& c : cases) {
+    Status status = CheckYamlDepth(c.text, "f.yaml", /*max_depth=*/3);
+    if (c.error.empty()) {
+      EXPECT_TRUE(status.ok()) << c.text << ": " << status;
+    } else {
+      EXPECT_NE(status.message().find(c.error), std::string::npos)
+          << c.text << ": " << status;
+    }
+  }
+}
+
 TEST(CheckNoYamlCppLoopTest, LeavesCommasInScalarsAndFlowsAlone) {
   for (const char* text :
        {"a ,", "a\n,", "a: b,c\n", "a: x , y\n", "a: [1, 2]\n",

@@ -261,22 +261,34 @@ StatusOr<ClientConfig> LoadKubeconfig(const std::string& path,
 StatusOr<ClientConfig> ParseKubeconfig(std::string_view text,
                                        const std::string& path,
                                        const std::string& context) {
+  GCUSHARE_ASSIGN_OR_RETURN(ParsedKubeconfig parsed,
+                            ParsedKubeconfig::Parse(text, path));
+  return parsed.Read(context);
+}
+
+StatusOr<ParsedKubeconfig> ParsedKubeconfig::Parse(std::string_view text,
+                                                   const std::string& path) {
   GCUSHARE_RETURN_IF_ERROR(json::CheckYamlDepth(text, "kubeconfig " + path));
-  YAML::Node root;
+  std::shared_ptr<const YAML::Node> root;
   try {
-    root = YAML::Load(std::string(text));
+    root = std::make_shared<const YAML::Node>(YAML::Load(std::string(text)));
   } catch (const YAML::Exception& e) {
     return InvalidArgumentError("kubeconfig " + path +
                                 ": not valid YAML: " + e.what());
   }
-  if (!root.IsMap()) {
+  if (!root->IsMap()) {
     return InvalidArgumentError("kubeconfig " + path + ": not a YAML map");
   }
+  return ParsedKubeconfig(path, std::move(root));
+}
+
+StatusOr<ClientConfig> ParsedKubeconfig::Read(
+    const std::string& context) const {
   try {
-    return KubeconfigReader(path, root).Read(context);
+    return KubeconfigReader(path_, *root_).Read(context);
   } catch (const YAML::Exception& e) {
     // yaml-cpp throws on shapes we did not anticipate.
-    return InvalidArgumentError("kubeconfig " + path + ": " + e.what());
+    return InvalidArgumentError("kubeconfig " + path_ + ": " + e.what());
   }
 }
 

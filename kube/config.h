@@ -19,11 +19,17 @@
 #ifndef GCUSHARE_KUBE_CONFIG_H_
 #define GCUSHARE_KUBE_CONFIG_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "kube/tls_config.h"
 #include "status/status.h"
+
+namespace YAML {
+class Node;
+}  // namespace YAML
 
 namespace gcushare::kube {
 
@@ -56,6 +62,29 @@ StatusOr<ClientConfig> LoadKubeconfig(const std::string& path,
 StatusOr<ClientConfig> ParseKubeconfig(std::string_view text,
                                        const std::string& path,
                                        const std::string& context = "");
+
+// A kubeconfig's text parsed once, to read one context or several:
+// ParseKubeconfig(text, path, context) is
+// ParsedKubeconfig::Parse(text, path) then Read(context), with the same
+// errors. Immutable after Parse; Read from one thread at a time (yaml-cpp's
+// nodes share reference counts).
+class ParsedKubeconfig {
+ public:
+  // `text` read from `path` (as for ParseKubeconfig). InvalidArgument when
+  // it is not YAML or not a map.
+  static StatusOr<ParsedKubeconfig> Parse(std::string_view text,
+                                          const std::string& path);
+
+  // The client configuration of `context` (current-context when empty).
+  StatusOr<ClientConfig> Read(const std::string& context = "") const;
+
+ private:
+  ParsedKubeconfig(std::string path, std::shared_ptr<const YAML::Node> root)
+      : path_(std::move(path)), root_(std::move(root)) {}
+
+  std::string path_;
+  std::shared_ptr<const YAML::Node> root_;  // A map.
+};
 
 // What in-cluster configuration reads; injectable for tests.
 struct InClusterEnv {

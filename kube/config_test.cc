@@ -115,6 +115,40 @@ TEST_F(KubeconfigTest, ExplicitContextOverridesCurrentContext) {
   EXPECT_TRUE(main->tls.insecure_skip_verify);
 }
 
+TEST_F(KubeconfigTest, OneParseReadsSeveralContexts) {
+  const std::string text = TwoContexts(
+      "    server: https://api:6443\n    insecure-skip-tls-verify: true\n",
+      "    token: t\n");
+  StatusOr<ParsedKubeconfig> parsed =
+      ParsedKubeconfig::Parse(text, "/etc/kube/config");
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  StatusOr<ClientConfig> main = parsed->Read();
+  ASSERT_TRUE(main.ok()) << main.status();
+  EXPECT_EQ(main->server, "https://api:6443");
+  EXPECT_EQ(main->namespace_name, "team");
+  EXPECT_TRUE(main->tls.insecure_skip_verify);
+  StatusOr<ClientConfig> other = parsed->Read("other");
+  ASSERT_TRUE(other.ok()) << other.status();
+  EXPECT_EQ(other->server, "https://other:6443");
+  EXPECT_EQ(other->source, "kubeconfig /etc/kube/config (context other)");
+  EXPECT_FALSE(other->tls.insecure_skip_verify);
+  // Reading did not change what the next read sees.
+  StatusOr<ClientConfig> again = parsed->Read();
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->server, main->server);
+  StatusOr<ClientConfig> missing = parsed->Read("absent");
+  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(missing.status().message(),
+            "kubeconfig /etc/kube/config: contexts[name=absent]: no contexts "
+            "entry named \"absent\"");
+
+  StatusOr<ParsedKubeconfig> list =
+      ParsedKubeconfig::Parse("- a\n", "/etc/kube/config");
+  EXPECT_EQ(list.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(list.status().message(),
+            "kubeconfig /etc/kube/config: not a YAML map");
+}
+
 TEST_F(KubeconfigTest, ErrorsNameTheFileAndTheField) {
   struct Case {
     std::string name;

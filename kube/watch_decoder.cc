@@ -12,10 +12,17 @@ namespace {
 constexpr size_t kQuotedPrefix = 120;
 
 Status Malformed(std::string_view why, std::string_view line) {
-  std::string prefix(line.substr(0, kQuotedPrefix));
-  if (line.size() > kQuotedPrefix) prefix += "...";
-  return DataLossError("malformed watch event (" + std::string(why) +
-                       "): " + prefix);
+  // Built in one allocation: a stream of bad lines is all error paths.
+  constexpr std::string_view kHead = "malformed watch event (";
+  constexpr std::string_view kMiddle = "): ";
+  constexpr std::string_view kEllipsis = "...";
+  const std::string_view prefix = line.substr(0, kQuotedPrefix);
+  std::string message;
+  message.reserve(kHead.size() + why.size() + kMiddle.size() + prefix.size() +
+                  kEllipsis.size());
+  message.append(kHead).append(why).append(kMiddle).append(prefix);
+  if (line.size() > kQuotedPrefix) message.append(kEllipsis);
+  return DataLossError(std::move(message));
 }
 
 bool IsBlank(std::string_view line) {
@@ -36,14 +43,19 @@ json::FieldTree EventFields(const json::FieldTree* fields) {
 StatusOr<WatchEvent> DecodeEvent(std::string_view line,
                                  const json::FieldTree& event_fields,
                                  json::PrunedParser& parser) {
-  if (json::JsonNestingDepth(line, json::kMaxJsonDepth) > json::kMaxJsonDepth) {
-    return Malformed(
-        "nested deeper than " + std::to_string(json::kMaxJsonDepth) + " levels",
-        line);
-  }
   StatusOr<nlohmann::json> decoded =
       parser.Parse(line, event_fields, "watch event");
-  if (!decoded.ok()) return Malformed("not valid JSON", line);
+  if (!decoded.ok()) {
+    // Parse refuses deep nesting before decoding (its own depth scan);
+    // only a refused line is scanned again, to say which it was.
+    if (json::JsonNestingDepth(line, json::kMaxJsonDepth) >
+        json::kMaxJsonDepth) {
+      return Malformed("nested deeper than " +
+                           std::to_string(json::kMaxJsonDepth) + " levels",
+                       line);
+    }
+    return Malformed("not valid JSON", line);
+  }
   nlohmann::json& parsed = *decoded;
   if (!parsed.is_object()) return Malformed("not a JSON object", line);
   auto type = parsed.find("type");
@@ -87,6 +99,12 @@ StatusOr<WatchEvent> DecodeEvent(std::string_view line,
 StatusOr<WatchEvent> ParseWatchEvent(std::string_view line,
                                      const json::FieldTree* fields) {
   json::PrunedParser parser;
+  return ParseWatchEvent(line, fields, parser);
+}
+
+StatusOr<WatchEvent> ParseWatchEvent(std::string_view line,
+                                     const json::FieldTree* fields,
+                                     json::PrunedParser& parser) {
   return DecodeEvent(line, EventFields(fields), parser);
 }
 

@@ -31,6 +31,13 @@ namespace gcushare::kube {
 StatusOr<WatchEvent> ParseWatchEvent(std::string_view line,
                                      const json::FieldTree* fields = nullptr);
 
+// The same, decoding with the caller's `parser`, whose buffers are reused
+// from one call to the next (a fresh one allocates and frees simdjson's
+// buffers per line). One thread at a time per parser.
+StatusOr<WatchEvent> ParseWatchEvent(std::string_view line,
+                                     const json::FieldTree* fields,
+                                     json::PrunedParser& parser);
+
 class WatchDecoder {
  public:
   static constexpr size_t kDefaultMaxLineBytes = size_t{64} << 20;

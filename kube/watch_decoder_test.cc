@@ -137,6 +137,32 @@ TEST(WatchDecoderTest, MalformedLinesAreDataLossWithAPrefix) {
   }
 }
 
+TEST(ParseWatchEventTest, OneParserDecodesLineAfterLine) {
+  // The parser's buffers are reused: a short line after a long one, and a
+  // good line after a bad one, decode as with a fresh parser.
+  const std::string long_line =
+      WatchLine("ADDED", Pod("ns", std::string(3000, 'a'), "7"));
+  const std::string short_line = WatchLine("DELETED", Pod("ns", "b", "8"));
+  json::PrunedParser parser;
+  StatusOr<WatchEvent> first =
+      ParseWatchEvent(long_line, /*fields=*/nullptr, parser);
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ(NameOf(first->object), std::string(3000, 'a'));
+  StatusOr<WatchEvent> second =
+      ParseWatchEvent(short_line, /*fields=*/nullptr, parser);
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  EXPECT_EQ(second->type, WatchEventType::kDeleted);
+  EXPECT_EQ(NameOf(second->object), "b");
+  EXPECT_EQ(ResourceVersionOf(second->object), "8");
+  StatusOr<WatchEvent> bad =
+      ParseWatchEvent(short_line.substr(0, 20), /*fields=*/nullptr, parser);
+  EXPECT_EQ(bad.status().code(), StatusCode::kDataLoss);
+  StatusOr<WatchEvent> again =
+      ParseWatchEvent(short_line, /*fields=*/nullptr, parser);
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_EQ(again->object, second->object);
+}
+
 TEST(WatchDecoderTest, LongMalformedLineIsQuotedShort) {
   Collector collector;
   WatchDecoder decoder;
@@ -144,6 +170,18 @@ TEST(WatchDecoderTest, LongMalformedLineIsQuotedShort) {
   Status status = decoder.Feed(junk + "\n", collector.callback());
   EXPECT_EQ(status.code(), StatusCode::kDataLoss);
   EXPECT_LT(status.message().size(), 300u);
+}
+
+TEST(WatchDecoderTest, MalformedMessageQuotesTheLineStart) {
+  for (size_t length : {size_t{5}, size_t{120}, size_t{121}, size_t{5000}}) {
+    Collector collector;
+    WatchDecoder decoder;
+    const std::string junk(length, 'x');
+    Status status = decoder.Feed(junk + "\n", collector.callback());
+    EXPECT_EQ(status.message(),
+              "malformed watch event (not valid JSON): " + junk.substr(0, 120) +
+                  (length > 120 ? "..." : ""));
+  }
 }
 
 TEST(WatchDecoderTest, OverlongLineIsRejected) {
