@@ -217,14 +217,27 @@ Status NodeResources::Upsert(const nlohmann::json& pod, bool unstored) {
   const std::string node = kube::StringAt(pod, {"spec", "nodeName"});
   const std::string phase = kube::StringAt(pod, {"status", "phase"});
   std::lock_guard<std::mutex> lock(mu_);
-  RemoveLocked(*uid);
+  // One lookup; an entry seen again is updated in place (a relist meets
+  // every pod it holds: no erase and re-insert, no free and malloc).
+  auto it = pods_.find(*uid);
+  if (it != pods_.end()) {
+    Node& was = nodes_[it->second.node];
+    was.requested.cpu_milli -= it->second.cpu_milli;
+    was.requested.memory -= it->second.memory;
+  }
   if (node.empty() || phase == "Succeeded" || phase == "Failed") {
+    if (it != pods_.end()) pods_.erase(it);
     return OkStatus();
   }
-  const uint32_t index = IndexLocked(node);
+  const uint32_t index = IndexLocked(node);  // Leaves pods_ untouched.
   nodes_[index].requested = Sum(nodes_[index].requested, *request);
-  pods_[*uid] = {index, unstored ? sweep_ : 0, request->cpu_milli,
-                 request->memory};
+  const Pod entry = {index, unstored ? sweep_ : 0, request->cpu_milli,
+                     request->memory};
+  if (it != pods_.end()) {
+    it->second = entry;
+  } else {
+    pods_.emplace(*uid, entry);
+  }
   return OkStatus();
 }
 

@@ -47,6 +47,24 @@ TEST(NodeResourcesTest, FreeIsAllocatableLessThePodsRequests) {
   EXPECT_EQ(resources.pod_count(), 0u);
 }
 
+// A pod seen again on another node (updated in place) leaves the first.
+TEST(NodeResourcesTest, PodSeenOnAnotherNodeMovesItsRequest) {
+  NodeResources resources;
+  ASSERT_TRUE(resources.UpsertNode(NodeObject("a", "16", "64Gi")).ok());
+  ASSERT_TRUE(resources.UpsertNode(NodeObject("b", "8", "32Gi")).ok());
+  ASSERT_TRUE(resources.UpsertPod(PodObject(kUid1, "a", "3", "2Gi")).ok());
+  ASSERT_TRUE(resources.UpsertPod(PodObject(kUid1, "b", "1", "1Gi")).ok());
+  EXPECT_EQ(resources.Free("a")->cpu_milli, 16000);
+  EXPECT_EQ(resources.Free("a")->memory, int64_t{64} << 30);
+  EXPECT_EQ(resources.Free("b")->cpu_milli, 7000);
+  EXPECT_EQ(resources.Free("b")->memory, int64_t{31} << 30);
+  EXPECT_EQ(resources.pod_count(), 1u);
+  // Unbound again (no node): counted nowhere, forgotten.
+  ASSERT_TRUE(resources.UpsertPod(PodObject(kUid1, "", "1", "1Gi")).ok());
+  EXPECT_EQ(resources.Free("b")->cpu_milli, 8000);
+  EXPECT_EQ(resources.pod_count(), 0u);
+}
+
 TEST(NodeResourcesTest, BadInputChangesNothing) {
   NodeResources resources;
   ASSERT_TRUE(resources.UpsertNode(NodeObject("a", "16", "64Gi")).ok());
