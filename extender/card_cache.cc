@@ -207,26 +207,27 @@ void Hold(const PodUsage& pod, std::vector<CardUsage>& cards) {
 }  // namespace
 
 void CardCache::PutPodLocked(PodUsage usage) {
-  std::string uid = usage.uid;
-  if (!pods_.contains(uid)) {
+  auto it = pods_.find(usage.uid);
+  if (it == pods_.end()) {
     // A new record only adds to its node: counted there without recounting
     // the node's other pods (a relist of 50,000 GCU pods would recount
     // each node once per pod on it).
-    const PodUsage& pod = pods_.emplace(uid, std::move(usage)).first->second;
-    pods_by_node_[pod.node].insert(uid);
+    std::string key = usage.uid;
+    const PodUsage& pod =
+        pods_.emplace(std::move(key), std::move(usage)).first->second;
+    pods_by_node_[pod.node].insert(pod.uid);
     auto node = nodes_.find(pod.node);
     if (node != nodes_.end()) {
-      node->second.pod_uids.insert(uid);
+      node->second.pod_uids.insert(pod.uid);
       Hold(pod, node->second.cards);
       TouchLocked(node->second);
     }
     return;
   }
-  std::string old_node;
-  auto it = pods_.find(uid);
-  if (it != pods_.end()) old_node = it->second.node;
+  const std::string uid = usage.uid;
+  const std::string old_node = it->second.node;
   std::string node = usage.node;
-  pods_[uid] = std::move(usage);
+  it->second = std::move(usage);
   if (!old_node.empty() && old_node != node) {
     pods_by_node_[old_node].erase(uid);
     RecountLocked(old_node);

@@ -137,9 +137,11 @@ class CardCache {
   // nodes_ by name, flat (extender/name_index.h): what Visit() and
   // Locked::Node() look names up in. Kept in step with nodes_ under mu_.
   NameIndex<const CachedNode> index_;
-  std::map<std::string, PodUsage, std::less<>> pods_;  // By uid.
-  uint64_t last_ticket_ = 0;                           // Guarded by mu_.
-  uint64_t last_version_ = 0;                          // Guarded by mu_.
+  // By uid; hashed (a relist looks up every GCU pod; nothing reads them in
+  // order). Elements never move: PodUsage pointers stay valid.
+  std::unordered_map<std::string, PodUsage, NameHash, std::equal_to<>> pods_;
+  uint64_t last_ticket_ = 0;   // Guarded by mu_.
+  uint64_t last_version_ = 0;  // Guarded by mu_.
   // Node name -> uids of pods holding memory there (also for nodes not
   // cached yet: the pod informer may run ahead of the node informer).
   std::map<std::string, std::set<std::string>, std::less<>> pods_by_node_;

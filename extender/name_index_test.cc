@@ -31,6 +31,37 @@ TEST(NameIndexTest, FindsWhatWasInsertedAndNothingElse) {
   EXPECT_EQ(index.size(), 2u);
 }
 
+// Names compared inside the slot and through the borrowed view: equal
+// prefixes, lengths at and past the inline limit, a name whose borrowed
+// bytes change is still found by its copy only if it is short.
+TEST(NameIndexTest, ComparesShortNamesInlineAndLongNamesBorrowed) {
+  const size_t limit = NameIndex<int>::kInlineName;
+  std::list<std::string> names = {
+      std::string(limit, 'a'), std::string(limit + 1, 'a'),
+      std::string(limit - 1, 'a') + "b", std::string(limit, 'a') + "b",
+      std::string(300, 'n')};
+  int values[5] = {0, 1, 2, 3, 4};
+  NameIndex<int> index;
+  int i = 0;
+  for (const std::string& name : names) index.Insert(name, &values[i++]);
+  i = 0;
+  for (const std::string& name : names) {
+    EXPECT_EQ(index.Find(std::string(name)), &values[i++]) << name.size();
+  }
+  EXPECT_EQ(index.Find(std::string(limit - 1, 'a')), nullptr);
+  EXPECT_EQ(index.Find(std::string(limit + 2, 'a')), nullptr);
+  EXPECT_EQ(index.Find(std::string(299, 'n') + "m"), nullptr);
+  index.Erase(std::string(limit, 'a'));
+  EXPECT_EQ(index.Find(std::string(limit, 'a')), nullptr);
+  EXPECT_EQ(index.Find(std::string(limit + 1, 'a')), &values[1]);
+  // A short name is compared against the slot's own copy: the borrowed
+  // bytes are not read (they are still required to stay alive).
+  std::string changing = "node-7";
+  index.Insert(changing, &values[0]);
+  changing[0] = 'x';
+  EXPECT_EQ(index.Find("node-7"), &values[0]);
+}
+
 // Random inserts and erases against std::map: every probe chain stays
 // whole through growth and backward-shift deletion (wrapping included).
 TEST(NameIndexTest, AgreesWithAMapThroughRandomInsertsAndErases) {
@@ -41,6 +72,7 @@ TEST(NameIndexTest, AgreesWithAMapThroughRandomInsertsAndErases) {
   NameIndex<int> index;
   for (int step = 0; step < 20000; ++step) {
     std::string name = "node-" + std::to_string(rng() % 3000);
+    if (rng() % 4 == 0) name += std::string(40, 'x');  // Past inline.
     if (rng() % 3 != 0) {
       auto it = reference.find(name);
       if (it == reference.end()) {
@@ -55,7 +87,8 @@ TEST(NameIndexTest, AgreesWithAMapThroughRandomInsertsAndErases) {
     }
     if (step % 1000 == 0) {
       for (int k = 0; k < 3000; ++k) {
-        const std::string probe = "node-" + std::to_string(k);
+        std::string probe = "node-" + std::to_string(k);
+        if (k % 2 == 0) probe += std::string(40, 'x');
         auto it = reference.find(probe);
         ASSERT_EQ(index.Find(probe),
                   it == reference.end() ? nullptr : it->second)

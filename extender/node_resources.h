@@ -92,6 +92,8 @@ class NodeResources {
   };
   static StatusOr<Uid> ParseUid(std::string_view uid);
   uint32_t IndexLocked(std::string_view name);
+  // Allocatable less requested of `node`; nullopt if null or not known.
+  static std::optional<HostRequest> FreeOfNode(const Node* node);
   // Free() of a node by name; mu_ held.
   std::optional<HostRequest> FreeLocked(std::string_view name) const;
   Status Upsert(const nlohmann::json& pod, bool unstored);

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 namespace gcushare::extender {
 namespace {
 
@@ -45,6 +48,55 @@ TEST(NodeResourcesTest, FreeIsAllocatableLessThePodsRequests) {
   resources.RemovePod(kUid1);
   EXPECT_EQ(resources.Free("a")->cpu_milli, 16000);
   EXPECT_EQ(resources.pod_count(), 0u);
+}
+
+// A pod seen again on another node (updated in place) leaves the first.
+TEST(NodeResourcesTest, PodSeenOnAnotherNodeMovesItsRequest) {
+  NodeResources resources;
+  ASSERT_TRUE(resources.UpsertNode(NodeObject("a", "16", "64Gi")).ok());
+  ASSERT_TRUE(resources.UpsertNode(NodeObject("b", "8", "32Gi")).ok());
+  ASSERT_TRUE(resources.UpsertPod(PodObject(kUid1, "a", "3", "2Gi")).ok());
+  ASSERT_TRUE(resources.UpsertPod(PodObject(kUid1, "b", "1", "1Gi")).ok());
+  EXPECT_EQ(resources.Free("a")->cpu_milli, 16000);
+  EXPECT_EQ(resources.Free("a")->memory, int64_t{64} << 30);
+  EXPECT_EQ(resources.Free("b")->cpu_milli, 7000);
+  EXPECT_EQ(resources.Free("b")->memory, int64_t{31} << 30);
+  EXPECT_EQ(resources.pod_count(), 1u);
+  // Unbound again (no node): counted nowhere, forgotten.
+  ASSERT_TRUE(resources.UpsertPod(PodObject(kUid1, "", "1", "1Gi")).ok());
+  EXPECT_EQ(resources.Free("b")->cpu_milli, 8000);
+  EXPECT_EQ(resources.pod_count(), 0u);
+}
+
+// FreeOf() answers for many names what Free() answers for each: unknown
+// names and nodes known only from their pods have no figures.
+TEST(NodeResourcesTest, FreeOfAgreesWithFreeForEveryName) {
+  NodeResources resources;
+  std::vector<std::string> names;
+  for (int i = 0; i < 40; ++i) {
+    names.push_back("node-" + std::to_string(i));
+    if (i % 3 != 0) {
+      ASSERT_TRUE(
+          resources.UpsertNode(NodeObject(names.back(), "16", "64Gi")).ok());
+    }
+  }
+  ASSERT_TRUE(resources.UpsertPod(PodObject(kUid1, "node-1", "3", "2Gi")).ok());
+  ASSERT_TRUE(resources.UpsertPod(PodObject(kUid2, "node-3", "1", "1Gi")).ok());
+  names.push_back("absent");
+  names.push_back("node-1");
+  const auto free = resources.FreeOf(names);
+  ASSERT_EQ(free.size(), names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    const auto one = resources.Free(names[i]);
+    ASSERT_EQ(free[i].has_value(), one.has_value()) << names[i];
+    if (one.has_value()) {
+      EXPECT_EQ(free[i]->cpu_milli, one->cpu_milli) << names[i];
+      EXPECT_EQ(free[i]->memory, one->memory) << names[i];
+    }
+  }
+  EXPECT_EQ(free[1]->cpu_milli, 13000);
+  EXPECT_FALSE(free[3].has_value());  // Known from its pod only.
+  EXPECT_FALSE(free[40].has_value());
 }
 
 TEST(NodeResourcesTest, BadInputChangesNothing) {
