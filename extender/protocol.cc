@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <set>
 #include <utility>
 
@@ -254,30 +255,61 @@ std::vector<FailedNode> Borrow(
   return out;
 }
 
+// Whether `text` is written as it is inside a JSON string (no byte to
+// escape): then `"text"` is one copy.
+bool Plain(std::string_view text) {
+  for (const char c : text) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\') {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Appends `"name":` then `value` (already JSON) to `out` with one resize
+// and two copies; `name` must be Plain().
+void AppendPlainMember(std::string_view name, std::string_view value,
+                       std::string& out) {
+  const size_t at = out.size();
+  out.resize(at + name.size() + 3 + value.size());
+  char* to = out.data() + at;
+  *to++ = '"';
+  std::memcpy(to, name.data(), name.size());
+  to += name.size();
+  *to++ = '"';
+  *to++ = ':';
+  std::memcpy(to, value.data(), value.size());
+}
+
 // `"key":{"name":"reason",...}` (`reasons` sorted) appended to `out`. A
-// reason given again (the same bytes at the same address, as binpack's one
-// "outranked" text for hundreds of nodes) is escaped once and copied.
+// reason equal to the one before (as binpack's one "outranked" text for
+// hundreds of nodes, or the insufficient-memory reason) is escaped once and
+// copied.
 void AppendReasons(std::string_view key, const std::vector<FailedNode>& reasons,
                    std::string& out) {
   out += '"';
   out += key;
   out += "\":{";
-  const char* last_data = nullptr;
-  size_t last_size = 0, escaped_at = 0, escaped_size = 0;
+  std::string_view last;
+  std::string escaped;  // `last` as a JSON string.
   bool first = true;
   for (const auto& [name, reason] : reasons) {
     if (!first) out += ',';
     first = false;
-    json::AppendJsonString(name, out);
-    out += ':';
-    if (reason.data() == last_data && reason.size() == last_size) {
-      out.append(out, escaped_at, escaped_size);
+    if (escaped.empty() || reason.data() != last.data() ||
+        reason.size() != last.size()) {
+      if (escaped.empty() || reason != last) {
+        escaped.clear();
+        json::AppendJsonString(reason, escaped);
+      }
+      last = reason;
+    }
+    if (Plain(name)) {
+      AppendPlainMember(name, escaped, out);
     } else {
-      last_data = reason.data();
-      last_size = reason.size();
-      escaped_at = out.size();
-      json::AppendJsonString(reason, out);
-      escaped_size = out.size() - escaped_at;
+      json::AppendJsonString(name, out);
+      out += ':';
+      out += escaped;
     }
   }
   out += '}';
@@ -299,7 +331,16 @@ void AppendNodeNames(const std::vector<std::string>& passed, std::string& out) {
   out += "{\"Nodes\":null,\"NodeNames\":[";
   for (size_t i = 0; i < passed.size(); ++i) {
     if (i > 0) out += ',';
-    json::AppendJsonString(passed[i], out);
+    const std::string& name = passed[i];
+    if (Plain(name)) {
+      const size_t at = out.size();
+      out.resize(at + name.size() + 2);
+      out[at] = '"';
+      std::memcpy(out.data() + at + 1, name.data(), name.size());
+      out.back() = '"';
+    } else {
+      json::AppendJsonString(name, out);
+    }
   }
   out += "],";
 }

@@ -256,8 +256,11 @@ TEST(ProtocolTest, EncodeFilterNamesOrdersFailuresAsAMap) {
                                           "",
                                           "node-12345678-",
                                           "\xc3\xa9t",
-                                          std::string("a\0b", 3)};
-  const std::vector<std::string> reasons = {"full", "other"};
+                                          std::string("a\0b", 3),
+                                          "q\"\\"};
+  // Equal reasons at different addresses, and one to escape.
+  const std::vector<std::string> reasons = {"full", "other", "full",
+                                            "a \"b\"\n"};
   for (int round = 0; round < 50; ++round) {
     std::vector<std::string> names;
     std::vector<FailedNode> failed;
@@ -270,12 +273,13 @@ TEST(ProtocolTest, EncodeFilterNamesOrdersFailuresAsAMap) {
       failed.push_back({name, reason});
       expected.emplace(name, reason);  // The first stays.
     }
+    const std::vector<std::string> passed = {"p", names[0], "q\"\x01"};
     nlohmann::ordered_json dump;
-    dump["NodeNames"] = std::vector<std::string>{"p"};
+    dump["NodeNames"] = passed;
     dump["FailedNodes"] = expected;
     dump["FailedAndUnresolvableNodes"] = nlohmann::json::object();
     dump["Error"] = "";
-    EXPECT_EQ(EncodeFilterNames({"p"}, failed, {}),
+    EXPECT_EQ(EncodeFilterNames(passed, failed, {}),
               "{\"Nodes\":null," + dump.dump().substr(1));
   }
 }
