@@ -194,8 +194,8 @@ StatusOr<Policy> ParsePolicy(std::string_view text) {
 StatusOr<Placement> Place(const std::vector<CardUsage>& cards,
                           const CardRequest& request, Policy policy,
                           const RequestMix* mix) {
-  const RequestMix no_mix;  // Empty: allocates nothing.
-  const RequestMix& used_mix = mix != nullptr ? *mix : no_mix;
+  static const RequestMix kNoMix;  // Empty; immutable, shared by threads.
+  const RequestMix& used_mix = mix != nullptr ? *mix : kNoMix;
   if (request.memory_units > 0 && request.cards > 0) {
     return InvalidArgumentError(
         "pod asks for both enflame.com/gcu-memory and enflame.com/gcu-count; "

@@ -46,28 +46,47 @@ double UsableCardUnits(const std::vector<CardUsage>& cards,
 
 namespace {
 
-// UsableCardUnits() of `cards` once the pod `request` took `taken`
-// (whole, or its memory on them), without copying the cards: the same
-// sum in the same order.
-double UsableCardUnitsAfter(const std::vector<CardUsage>& cards,
-                            const std::vector<uint32_t>& taken,
-                            const contract::PodRequest& request,
-                            const RequestMix& mix) {
-  double usable = 0;
+// UsableCardUnits() of `cards` before (*before) and once the pod `request`
+// took `taken` (whole, or its memory on them; *after), in one pass without
+// copying the cards: each the same sum in the same order as
+// UsableCardUnits(), a card not taken read once for both.
+void UsableCardUnitsBeforeAfter(const std::vector<CardUsage>& cards,
+                                const std::vector<uint32_t>& taken,
+                                const contract::PodRequest& request,
+                                const RequestMix& mix, double* before,
+                                double* after) {
+  double usable_before = 0, usable_after = 0;
   for (const CardUsage& card : cards) {
-    CardUsage after = card;
-    if (std::find(taken.begin(), taken.end(), card.index) != taken.end()) {
-      if (request.cards > 0) {
-        after.whole = true;
-      } else {
-        after.used_units += request.memory_units;
-      }
+    if (!card.healthy) continue;
+    double contribution = 0;
+    if (!card.whole) {
+      contribution =
+          static_cast<double>(card.Free()) - mix.SharedFragment(card.Free());
+      usable_before += contribution;
     }
-    if (!after.healthy || after.whole) continue;
-    usable +=
-        static_cast<double>(after.Free()) - mix.SharedFragment(after.Free());
+    if (std::find(taken.begin(), taken.end(), card.index) == taken.end()) {
+      if (!card.whole) usable_after += contribution;
+      continue;
+    }
+    if (request.cards > 0) continue;  // Whole after: counts nothing.
+    CardUsage now = card;
+    now.used_units += request.memory_units;
+    if (now.whole) continue;
+    usable_after +=
+        static_cast<double>(now.Free()) - mix.SharedFragment(now.Free());
   }
-  return usable;
+  *before = usable_before;
+  *after = usable_after;
+}
+
+// Whether a shared request of `units` fits on none of `cards` (Place()
+// would fail with kInsufficientMemoryReason), checked without building
+// its error.
+bool NoCardHolds(const std::vector<CardUsage>& cards, uint64_t units) {
+  for (const CardUsage& card : cards) {
+    if (card.healthy && !card.whole && card.Free() >= units) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -118,6 +137,12 @@ NodeVerdict Judge(const CachedNode* node, const contract::PodRequest& request,
                      std::to_string(node->cards.size()) + " cards";
     return verdict;
   }
+  if (request.cards == 0 && request.memory_units > 0 &&
+      NoCardHolds(node->cards, request.memory_units)) {
+    verdict.unresolvable = false;
+    verdict.reason = std::string(kInsufficientMemoryReason);
+    return verdict;
+  }
   CardRequest card_request;
   card_request.memory_units = request.memory_units;
   card_request.cards = static_cast<uint32_t>(request.cards);
@@ -129,12 +154,11 @@ NodeVerdict Judge(const CachedNode* node, const contract::PodRequest& request,
   }
   if (policy == Policy::kBinpack && host != nullptr && mix != nullptr &&
       mix->knows_host()) {
+    double before = 0, after = 0;
+    UsableCardUnitsBeforeAfter(node->cards, placement->cards, request, *mix,
+                               &before, &after);
     placement->rank[0] -=
-        kHostFragmentWeight *
-        HostFragmentAdded(
-            UsableCardUnits(node->cards, *mix),
-            UsableCardUnitsAfter(node->cards, placement->cards, request, *mix),
-            *host, mix);
+        kHostFragmentWeight * HostFragmentAdded(before, after, *host, mix);
   }
   verdict.fits = true;
   verdict.unresolvable = false;

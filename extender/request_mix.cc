@@ -94,12 +94,6 @@ RequestMix::RequestMix(const std::map<uint64_t, uint64_t>& shared,
   }
 }
 
-double RequestMix::SharedFragment(uint64_t free) const {
-  if (free < shared_fragment_.size()) return shared_fragment_[free];
-  if (!shared_fragment_.empty()) return 0;  // No size is larger.
-  return SharedFragmentOf(free);
-}
-
 double RequestMix::SharedFragmentOf(uint64_t free) const {
   // Sizes larger than `free` cannot use it.
   auto it = std::upper_bound(sizes_.begin(), sizes_.end(), free);

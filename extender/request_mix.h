@@ -57,7 +57,12 @@ class RequestMix {
 
   // Expected fragmentation, in units, of `free` units on a card that is in
   // use (or untouched, counting shared requests only).
-  double SharedFragment(uint64_t free) const;
+  // Inline: judging a node reads it twice per card.
+  double SharedFragment(uint64_t free) const {
+    if (free < shared_fragment_.size()) return shared_fragment_[free];
+    if (!shared_fragment_.empty()) return 0;  // No size is larger.
+    return SharedFragmentOf(free);
+  }
   // Expected fragmentation for whole-card requests of a node whose cards in
   // use have `partial_free` units free and whose `untouched` untouched cards
   // have `untouched_free` units.
