@@ -193,6 +193,10 @@ void PodFeed::OnRelistBegin() {
   if (resources_ != nullptr) resources_->BeginSweep();
 }
 
+void PodFeed::OnRelistSize(size_t expected) {
+  if (resources_ != nullptr) resources_->ReservePods(expected);
+}
+
 void PodFeed::OnRelistEnd() {
   if (resources_ != nullptr) resources_->EndSweep();
 }

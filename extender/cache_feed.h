@@ -88,6 +88,8 @@ class PodFeed : public kube::InformerHandler {
   void OnUnkeptDelete(const nlohmann::json& last_state) override;
   void OnRelistBegin() override;
   void OnRelistEnd() override;
+  // Reserves NodeResources' pod table for the whole list.
+  void OnRelistSize(size_t expected) override;
 
  private:
   void CountHost(const nlohmann::json& pod, bool stored);

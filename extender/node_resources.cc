@@ -195,6 +195,11 @@ Status NodeResources::UpsertUnstoredPod(const nlohmann::json& pod) {
   return Upsert(pod, true);
 }
 
+void NodeResources::ReservePods(size_t pods) {
+  std::lock_guard<std::mutex> lock(mu_);
+  pods_.reserve(pods);
+}
+
 void NodeResources::BeginSweep() {
   std::lock_guard<std::mutex> lock(mu_);
   ++sweep_;
