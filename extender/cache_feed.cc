@@ -136,9 +136,22 @@ void NodeFeed::OnDelete(const nlohmann::json& last_state) {
   if (resources_ != nullptr) resources_->RemoveNode(name);
 }
 
+std::optional<nlohmann::json> PodFeed::KeptForm(const nlohmann::json& pod) {
+  memo_request_ = contract::ComputePodRequest(pod);
+  memo_pod_ = &pod;
+  if (memo_request_.ok() && !memo_request_->Wants()) return std::nullopt;
+  return Identity(pod);
+}
+
+StatusOr<contract::PodRequest> PodFeed::TakeRequest(const nlohmann::json& pod) {
+  if (memo_pod_ != &pod) return contract::ComputePodRequest(pod);
+  memo_pod_ = nullptr;
+  return std::move(memo_request_);
+}
+
 void PodFeed::OnAdd(const nlohmann::json& pod) {
   CountHost(pod, true);
-  Status status = cache_->UpsertPod(pod);
+  Status status = cache_->UpsertPod(pod, TakeRequest(pod));
   if (!status.ok()) {
     PodUsage id = PodIdentity(pod);
     spdlog::error("pod {}: GCU assignment unreadable: {}", id.Key(),
@@ -167,7 +180,10 @@ void PodFeed::OnDelete(const nlohmann::json& last_state) {
   if (resources_ != nullptr) resources_->RemovePod(PodIdentity(last_state).uid);
 }
 
-void PodFeed::OnUnkept(const nlohmann::json& pod) { CountHost(pod, false); }
+void PodFeed::OnUnkept(const nlohmann::json& pod) {
+  memo_pod_ = nullptr;  // Not needed: the pod is counted on its host only.
+  CountHost(pod, false);
+}
 
 void PodFeed::OnUnkeptDelete(const nlohmann::json& last_state) {
   if (resources_ != nullptr) resources_->RemovePod(PodIdentity(last_state).uid);
@@ -175,6 +191,10 @@ void PodFeed::OnUnkeptDelete(const nlohmann::json& last_state) {
 
 void PodFeed::OnRelistBegin() {
   if (resources_ != nullptr) resources_->BeginSweep();
+}
+
+void PodFeed::OnRelistSize(size_t expected) {
+  if (resources_ != nullptr) resources_->ReservePods(expected);
 }
 
 void PodFeed::OnRelistEnd() {

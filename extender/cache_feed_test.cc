@@ -143,5 +143,33 @@ TEST_F(CacheFeedTest, StoredGcuPodIsNotSweptAndIsReleasedOnDelete) {
   EXPECT_EQ(FreeCpu("n1"), 16000);
 }
 
+// KeptForm() hands the request it computed to the next report of the same
+// object, and only of that object.
+TEST_F(CacheFeedTest, KeptFormRequestServesOnlyTheSameObject) {
+  nodes_.OnAdd(DecodedNode("n1", "16", "64Gi"));
+  json small = DecodedPlainPod(kUidA, "n1", "1", "Running");
+  small["spec"]["containers"][0]["resources"]["limits"] = {
+      {"enflame.com/gcu-memory", "4"}};
+  json big = DecodedPlainPod(kUidB, "n1", "1", "Running");
+  big["spec"]["containers"][0]["resources"]["limits"] = {
+      {"enflame.com/gcu-memory", "12"}};
+  EXPECT_EQ(pods_.KeptForm(small), PodKeptForm(small));
+  pods_.OnAdd(small);
+  ASSERT_TRUE(cache_.Pod(kUidA).has_value());
+  EXPECT_EQ(cache_.Pod(kUidA)->units, 4u);
+  // The informer reported another object than the one KeptForm() saw.
+  ASSERT_TRUE(pods_.KeptForm(small).has_value());
+  pods_.OnAdd(big);
+  ASSERT_TRUE(cache_.Pod(kUidB).has_value());
+  EXPECT_EQ(cache_.Pod(kUidB)->units, 12u);
+  // A plain pod's request is not kept for later reports.
+  const json plain = DecodedPlainPod("6f1d2c3b-0000-4000-8000-00000000000c",
+                                     "n1", "1", "Running");
+  EXPECT_FALSE(pods_.KeptForm(plain).has_value());
+  pods_.OnUnkept(plain);
+  pods_.OnAdd(small);
+  EXPECT_EQ(cache_.Pod(kUidA)->units, 4u);
+}
+
 }  // namespace
 }  // namespace gcushare::extender

@@ -32,7 +32,12 @@ void CardCache::RemoveNode(std::string_view name) {
 }
 
 Status CardCache::UpsertPod(const nlohmann::json& pod) {
-  auto usage = PodUsageFromPod(pod);
+  return UpsertPod(pod, contract::ComputePodRequest(pod));
+}
+
+Status CardCache::UpsertPod(const nlohmann::json& pod,
+                            const StatusOr<contract::PodRequest>& request) {
+  auto usage = PodUsageFromPod(pod, request);
   PodUsage identity = PodIdentity(pod);
   std::unique_lock lock(mu_);
   if (!usage.ok()) {

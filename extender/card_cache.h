@@ -62,6 +62,9 @@ class CardCache {
   // its node; the caller logs it); so is an invalid GCU request in the spec
   // (not counted).
   Status UpsertPod(const nlohmann::json& pod);
+  // The same with contract::ComputePodRequest(pod) already computed.
+  Status UpsertPod(const nlohmann::json& pod,
+                   const StatusOr<contract::PodRequest>& request);
   void RemovePod(const nlohmann::json& pod);
 
   // Reserves `usage` (assumed=true) for a bind in flight. Replaces an

@@ -161,7 +161,9 @@ int Run(int argc, char** argv) {
   // identity (README "The extender's memory"); the others reach
   // NodeResources as unkept objects.
   kube::InformerOptions pod_options;
-  pod_options.transform = PodKeptForm;
+  pod_options.transform = [&pod_feed](const nlohmann::json& pod) {
+    return pod_feed.KeptForm(pod);  // Hands its request on to pod_feed.
+  };
   pod_options.fields = PodFields();
   kube::Informer pods(&api, kube::Resource::Pods(), "", &pod_feed, pod_options);
 

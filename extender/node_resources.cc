@@ -1,6 +1,8 @@
 #include "extender/node_resources.h"
 
 #include <algorithm>
+#include <initializer_list>
+#include <string_view>
 
 #include "contract/quantity.h"
 #include "kube/json_fields.h"
@@ -92,6 +94,15 @@ HostRequest Sum(const HostRequest& a, const HostRequest& b) {
   return {a.cpu_milli + b.cpu_milli, a.memory + b.memory};
 }
 
+// The string at `path` in `object` as a view into it; "" when absent or
+// not a string (as kube::StringAt).
+std::string_view StringViewAt(const nlohmann::json& object,
+                              std::initializer_list<std::string_view> path) {
+  const nlohmann::json* value = kube::FindPath(object, path);
+  if (value == nullptr || !value->is_string()) return {};
+  return value->get_ref<const std::string&>();
+}
+
 }  // namespace
 
 StatusOr<HostRequest> PodHostRequest(const nlohmann::json& pod) {
@@ -110,7 +121,7 @@ StatusOr<HostRequest> PodHostRequest(const nlohmann::json& pod) {
       }
       if (!init) {
         apps = Sum(apps, *request);
-      } else if (container.value("restartPolicy", "") == "Always") {
+      } else if (StringViewAt(container, {"restartPolicy"}) == "Always") {
         sidecars = Sum(sidecars, *request);
       } else {
         init_peak = Max(init_peak, Sum(sidecars, *request));
@@ -195,6 +206,11 @@ Status NodeResources::UpsertUnstoredPod(const nlohmann::json& pod) {
   return Upsert(pod, true);
 }
 
+void NodeResources::ReservePods(size_t pods) {
+  std::lock_guard<std::mutex> lock(mu_);
+  pods_.reserve(pods);
+}
+
 void NodeResources::BeginSweep() {
   std::lock_guard<std::mutex> lock(mu_);
   ++sweep_;
@@ -210,12 +226,13 @@ void NodeResources::EndSweep() {
 }
 
 Status NodeResources::Upsert(const nlohmann::json& pod, bool unstored) {
-  auto uid = ParseUid(kube::StringAt(pod, {"metadata", "uid"}));
+  auto uid = ParseUid(StringViewAt(pod, {"metadata", "uid"}));
   if (!uid.ok()) return uid.status();
   auto request = PodHostRequest(pod);
   if (!request.ok()) return request.status();
-  const std::string node = kube::StringAt(pod, {"spec", "nodeName"});
-  const std::string phase = kube::StringAt(pod, {"status", "phase"});
+  // Views into `pod`, which outlives the call: no copies per pod.
+  const std::string_view node = StringViewAt(pod, {"spec", "nodeName"});
+  const std::string_view phase = StringViewAt(pod, {"status", "phase"});
   std::lock_guard<std::mutex> lock(mu_);
   // One lookup; an entry seen again is updated in place (a relist meets
   // every pod it holds: no erase and re-insert, no free and malloc).

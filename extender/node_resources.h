@@ -61,6 +61,9 @@ class NodeResources {
   // again (a relist); EndSweep() removes those that were not. Pods counted
   // by UpsertPod() are never swept (their deletion is reported).
   Status UpsertUnstoredPod(const nlohmann::json& pod);
+  // Room for `pods` pods in all (a list's size), so that a list of them
+  // does not grow the table step by step.
+  void ReservePods(size_t pods);
   void BeginSweep();
   void EndSweep();
 

@@ -23,12 +23,20 @@ PodUsage PodIdentity(const nlohmann::json& pod) {
 }
 
 StatusOr<std::optional<PodUsage>> PodUsageFromPod(const nlohmann::json& pod) {
+  // Not placed or finished: the request is never read.
+  if (PodFinished(pod) || kube::StringAt(pod, {"spec", "nodeName"}).empty()) {
+    return std::optional<PodUsage>();
+  }
+  return PodUsageFromPod(pod, contract::ComputePodRequest(pod));
+}
+
+StatusOr<std::optional<PodUsage>> PodUsageFromPod(
+    const nlohmann::json& pod, const StatusOr<contract::PodRequest>& request) {
   if (PodFinished(pod)) return std::optional<PodUsage>();
   PodUsage usage = PodIdentity(pod);
   if (usage.node.empty()) return std::optional<PodUsage>();
   // What the pod holds comes from its spec; annotations (which anyone with
   // pod patch rights can edit) say only which card.
-  auto request = contract::ComputePodRequest(pod);
   if (!request.ok()) return request.status();
   if (!request->Wants()) return std::optional<PodUsage>();
   usage.whole = request->cards > 0;

@@ -49,6 +49,10 @@ bool PodFinished(const nlohmann::json& pod);
 // be read in full is still counted (see PodUsage::problem). A spec whose
 // GCU request is itself invalid is InvalidArgument.
 StatusOr<std::optional<PodUsage>> PodUsageFromPod(const nlohmann::json& pod);
+// The same with the pod's request (or its error) already computed by
+// contract::ComputePodRequest(pod), so that a pod event computes it once.
+StatusOr<std::optional<PodUsage>> PodUsageFromPod(
+    const nlohmann::json& pod, const StatusOr<contract::PodRequest>& request);
 
 // The identity fields of `pod` (uid, namespace, name, creationTimestamp).
 PodUsage PodIdentity(const nlohmann::json& pod);

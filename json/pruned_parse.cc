@@ -117,6 +117,54 @@ bool Convert(od::value value, const FieldTree* tree, int depth, int max_depth,
   return Ok(simdjson::INCORRECT_TYPE, failure);
 }
 
+// The root object `value` as Convert() would build it, except that each
+// element of the array under `array_key` goes to `each` (with `out` as
+// built so far) instead of into `out`.
+bool ConvertStreaming(od::value value, const FieldTree* tree,
+                      std::string_view array_key,
+                      const PrunedParser::ElementCallback& each, int max_depth,
+                      nlohmann::json& out, Failure& failure) {
+  out = nlohmann::json::object();
+  od::object object;
+  if (!Ok(value.get_object().get(object), failure)) return false;
+  for (auto field_result : object) {
+    od::field field;
+    if (!Ok(std::move(field_result).get(field), failure)) return false;
+    std::string_view key;
+    if (!Ok(field.unescaped_key().get(key), failure)) return false;
+    const FieldTree* child = nullptr;
+    if (tree != nullptr) {
+      child = tree->Child(key);
+      if (child == nullptr) continue;  // Skipped, never decoded.
+      if (child->whole()) child = nullptr;
+    }
+    od::value element_value = field.value();
+    od::json_type type;
+    if (key == array_key && Ok(element_value.type().get(type), failure) &&
+        type == od::json_type::array) {
+      od::array array;
+      if (!Ok(element_value.get_array().get(array), failure)) return false;
+      for (auto element_result : array) {
+        od::value element;
+        if (!Ok(std::move(element_result).get(element), failure)) return false;
+        nlohmann::json decoded;
+        // Depth as in Convert(): root 1, the array 2, its elements 3.
+        if (!Convert(element, child, 3, max_depth, decoded, failure)) {
+          return false;
+        }
+        each(std::move(decoded), out);
+      }
+      continue;
+    }
+    if (failure.failed()) return false;
+    if (!Convert(element_value, child, 2, max_depth, out[std::string(key)],
+                 failure)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 struct PrunedParser::Impl {
@@ -131,6 +179,13 @@ StatusOr<nlohmann::json> PrunedParser::Parse(std::string_view text,
                                              const FieldTree& keep,
                                              std::string_view what,
                                              int max_depth) {
+  // ParseEach() without a callback builds the whole root.
+  return ParseEach(text, keep, {}, nullptr, what, max_depth);
+}
+
+StatusOr<nlohmann::json> PrunedParser::ParseEach(
+    std::string_view text, const FieldTree& keep, std::string_view array_key,
+    const ElementCallback& each, std::string_view what, int max_depth) {
   // Deep nesting is refused where it is skipped too (as ParseJson does);
   // the scan is linear and cheap next to the decode.
   if (JsonNestingDepth(text, max_depth) > max_depth) {
@@ -151,9 +206,14 @@ StatusOr<nlohmann::json> PrunedParser::Parse(std::string_view text,
     od::json_type type;
     if (Ok(document.type().get(type), failure)) {
       if (type == od::json_type::object || type == od::json_type::array) {
-        if (Ok(document.get_value().get(root), failure)) {
-          Convert(root, keep.whole() ? nullptr : &keep, 1, max_depth, out,
-                  failure);
+        const FieldTree* tree = keep.whole() ? nullptr : &keep;
+        if (!Ok(document.get_value().get(root), failure)) {
+          // Reported below.
+        } else if (each && type == od::json_type::object) {
+          ConvertStreaming(root, tree, array_key, each, max_depth, out,
+                           failure);
+        } else {
+          Convert(root, tree, 1, max_depth, out, failure);
         }
       } else {
         StatusOr<nlohmann::json> scalar = ParseJson(text, what, max_depth);

@@ -20,6 +20,7 @@
 #ifndef GCUSHARE_JSON_PRUNED_PARSE_H_
 #define GCUSHARE_JSON_PRUNED_PARSE_H_
 
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string_view>
@@ -44,6 +45,23 @@ class PrunedParser {
   StatusOr<nlohmann::json> Parse(std::string_view text, const FieldTree& keep,
                                  std::string_view what,
                                  int max_depth = kMaxJsonDepth);
+
+  // As Parse(), for a root object holding an array under `array_key` (a
+  // list page's "items"): each element of that array is handed to `each`
+  // as soon as it is decoded, with the root as decoded so far (the fields
+  // before the array), and freed after, so that one element at a time is
+  // held; the result has the rest of the root and `array_key` absent (or
+  // as sent when it is not an array). The depth bound holds for the whole
+  // text before anything is handed over; a malformed text may fail after
+  // some elements were handed over. `each` runs on the calling thread.
+  using ElementCallback =
+      std::function<void(nlohmann::json element, const nlohmann::json& root)>;
+  StatusOr<nlohmann::json> ParseEach(std::string_view text,
+                                     const FieldTree& keep,
+                                     std::string_view array_key,
+                                     const ElementCallback& each,
+                                     std::string_view what,
+                                     int max_depth = kMaxJsonDepth);
 
  private:
   struct Impl;

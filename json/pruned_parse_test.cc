@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace gcushare::json {
 namespace {
@@ -128,6 +129,62 @@ TEST(ParsePrunedTest, RefusesMalformedTextKeptOrBroken) {
     EXPECT_EQ(parsed.status().message().rfind("page: malformed JSON (", 0), 0u)
         << parsed.status().message();
   }
+}
+
+// ParseEach hands over each item, pruned, with the fields before it, and
+// returns the rest; it agrees with Parse, and refuses what Parse refuses.
+TEST(ParsePrunedTest, ParseEachHandsOverItemsOneAtATime) {
+  FieldTree keep;
+  keep.Add({"metadata", "continue"}).Add({"items", "name"});
+  const std::string page =
+      R"({"kind":"L","metadata":{"continue":"t","x":1},)"
+      R"("items":[{"name":"a","big":[1,2]},{"name":"b"}],"after":true})";
+  PrunedParser parser;
+  std::vector<json> items;
+  std::vector<json> roots;
+  auto rest = parser.ParseEach(
+      page, keep, "items",
+      [&](json item, const json& root) {
+        items.push_back(std::move(item));
+        roots.push_back(root);
+      },
+      "page");
+  ASSERT_TRUE(rest.ok()) << rest.status();
+  EXPECT_EQ(*rest, json::parse(R"({"metadata":{"continue":"t"}})"));
+  EXPECT_EQ(items,
+            (std::vector<json>{json{{"name", "a"}}, json{{"name", "b"}}}));
+  ASSERT_EQ(roots.size(), 2u);
+  EXPECT_EQ(roots[0], *rest);
+  auto whole = parser.Parse(page, keep, "page");
+  ASSERT_TRUE(whole.ok());
+  EXPECT_EQ((*whole)["items"], json(items));
+
+  // Not an array: kept as sent, nothing handed over.
+  items.clear();
+  auto scalar = parser.ParseEach(
+      R"({"items":3})", FieldTree(), "items",
+      [&](json item, const json&) { items.push_back(std::move(item)); },
+      "page");
+  ASSERT_TRUE(scalar.ok());
+  EXPECT_EQ(*scalar, json::parse(R"({"items":3})"));
+  EXPECT_TRUE(items.empty());
+
+  // Malformed after the first item: that item went over, then the error.
+  items.clear();
+  auto broken = parser.ParseEach(
+      R"({"items":[{"name":"a"},{"name":tru}]})", keep, "items",
+      [&](json item, const json&) { items.push_back(std::move(item)); },
+      "page");
+  ASSERT_FALSE(broken.ok());
+  EXPECT_EQ(broken.status().message().rfind("page: malformed JSON (", 0), 0u);
+  // Too deep: refused before anything is handed over.
+  items.clear();
+  auto deep = parser.ParseEach(
+      "{\"items\":[{\"name\":\"a\"}," + Nested(200) + "]}", keep, "items",
+      [&](json item, const json&) { items.push_back(std::move(item)); },
+      "page");
+  ASSERT_FALSE(deep.ok());
+  EXPECT_TRUE(items.empty());
 }
 
 TEST(ParsePrunedTest, SkipsADroppedValueWithoutCheckingItsGrammar) {

@@ -109,6 +109,32 @@ StatusOr<nlohmann::json> CurlKubeClient::Call(
   return std::move(*bounded);
 }
 
+StatusOr<nlohmann::json> CurlKubeClient::GetPageEach(
+    const std::string& path, base::Cancellation* cancel,
+    const json::FieldTree& fields, json::PrunedParser& parser,
+    const json::PrunedParser::ElementCallback& each) {
+  HttpRequest request;
+  request.method = "GET";
+  request.url = server_ + path;
+  request.cancel = cancel;
+  HttpResult result = http_->Send(request);
+  if (!result.status.ok()) return result.status;
+  const HttpResponse& response = result.response;
+  if (!IsSuccess(response.status_code)) {
+    return StatusFromHttpResponse(response.status_code, response.body);
+  }
+  if (response.body.empty()) return nlohmann::json();
+  StatusOr<nlohmann::json> page =
+      parser.ParseEach(response.body, fields, "items", each, "response");
+  if (!page.ok()) {
+    return DataLossError(request.method + " " + request.url + ": HTTP " +
+                         std::to_string(response.status_code) + " " +
+                         page.status().message() + ": " +
+                         response.body.substr(0, 120));
+  }
+  return std::move(*page);
+}
+
 StatusOr<nlohmann::json> CurlKubeClient::Get(const Resource& resource,
                                              std::string_view ns,
                                              std::string_view name) {
@@ -136,11 +162,13 @@ StatusOr<std::string> CurlKubeClient::ListEach(const Resource& resource,
   if (options.fields != nullptr && !options.fields->whole()) {
     page_fields.Add({"metadata", "resourceVersion"})
         .Add({"metadata", "continue"})
+        .Add({"metadata", "remainingItemCount"})
         .AddTree({"items"}, *options.fields);
   }
   json::PrunedParser parser;  // Its buffers serve every page.
   std::string resource_version;
   std::string continue_token;
+  bool first_page = true;
   do {
     base::UrlQuery query;
     query.AddIfSet("labelSelector", options.label_selector)
@@ -152,24 +180,40 @@ StatusOr<std::string> CurlKubeClient::ListEach(const Resource& resource,
       // The token carries the snapshot; resourceVersion must not be set.
       query.Add("continue", continue_token);
     }
+    // Items are handed over as they are decoded (one held at a time); the
+    // page's metadata precedes them, as the API server writes it.
+    bool told = !first_page || !options.expected_items;
+    auto tell = [&](const nlohmann::json& page) {
+      if (told) return;
+      told = true;
+      const nlohmann::json* remaining =
+          FindPath(page, {"metadata", "remainingItemCount"});
+      if (remaining != nullptr && remaining->is_number_integer() &&
+          remaining->get<int64_t>() > 0 && options.limit > 0) {
+        options.expected_items(static_cast<size_t>(options.limit) +
+                               static_cast<size_t>(remaining->get<int64_t>()));
+      }
+    };
     GCUSHARE_ASSIGN_OR_RETURN(
         nlohmann::json page,
-        Call("GET", resource.CollectionPath(ns) + query.Encode(), std::nullopt,
-             "", options.cancel, page_fields, &parser));
+        GetPageEach(resource.CollectionPath(ns) + query.Encode(),
+                    options.cancel, page_fields, parser,
+                    [&](nlohmann::json item, const nlohmann::json& so_far) {
+                      tell(so_far);
+                      each(std::move(item));
+                    }));
+    first_page = false;
     if (!page.is_object()) {
       return DataLossError("list " + resource.DisplayName() +
                            ": response is not a JSON object");
     }
     auto items = page.find("items");
-    if (items != page.end() && !items->is_array() && !items->is_null()) {
+    if (items != page.end() && !items->is_null()) {
       return DataLossError("list " + resource.DisplayName() +
                            ": \"items\" is not an array");
     }
     resource_version = ResourceVersionOf(page);
     continue_token = StringAt(page, {"metadata", "continue"});
-    if (items != page.end() && items->is_array()) {
-      for (nlohmann::json& item : *items) each(std::move(item));
-    }
   } while (!continue_token.empty());
   return resource_version;
 }

@@ -101,6 +101,13 @@ class CurlKubeClient : public KubeClient {
                                 base::Cancellation* cancel,
                                 const json::FieldTree& fields = {},
                                 json::PrunedParser* parser = nullptr);
+  // A GET of a list page: each item of its "items" (pruned to `fields`'
+  // subtree) goes to `each` as it is decoded, with the page decoded so far;
+  // returns the rest of the page (without the items), errors as Call().
+  StatusOr<nlohmann::json> GetPageEach(
+      const std::string& path, base::Cancellation* cancel,
+      const json::FieldTree& fields, json::PrunedParser& parser,
+      const json::PrunedParser::ElementCallback& each);
 
   std::string server_;
   KubeClientOptions options_;

@@ -106,20 +106,21 @@ void Informer::SetResourceVersion(std::string resource_version) {
   resource_version_ = std::move(resource_version);
 }
 
-void Informer::Upsert(const std::string& key, nlohmann::json object,
-                      bool modified_event) {
+void Informer::Upsert(nlohmann::json object, bool modified_event) {
   if (!options_.transform) {
     auto stored = std::make_shared<const nlohmann::json>(std::move(object));
-    Store(key, *stored, stored, modified_event);
+    Store(KeyOf(*stored), *stored, stored, modified_event);
     return;
   }
   std::optional<nlohmann::json> kept = options_.transform(object);
   if (!kept.has_value()) {
-    Forget(key, nullptr);  // Not kept (any more): deleted if it was stored.
+    // Not kept (any more): deleted if it was stored.
+    if (!listing_into_empty_) Forget(KeyOf(object), nullptr);
     handler_->OnUnkept(object);
     return;
   }
-  Store(key, object, std::make_shared<const nlohmann::json>(std::move(*kept)),
+  Store(KeyOf(object), object,
+        std::make_shared<const nlohmann::json>(std::move(*kept)),
         modified_event);
 }
 
@@ -173,18 +174,26 @@ Status Informer::Relist() {
   list_options.limit = options_.page_size;
   list_options.cancel = &cancel_;
   if (!options_.fields.whole()) list_options.fields = &options_.fields;
+  list_options.expected_items = [this](size_t expected) {
+    handler_->OnRelistSize(expected);
+  };
   const uint64_t list = ++lists_;
   // Each item is reconciled as its page arrives: the store never holds the
   // collection twice, and with a transform only the kept forms stay.
   size_t items = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    listing_into_empty_ = store_.empty();
+  }
   handler_->OnRelistBegin();
-  GCUSHARE_ASSIGN_OR_RETURN(
-      std::string resource_version,
+  StatusOr<std::string> listed =
       client_->ListEach(resource_, ns_, list_options, [&](nlohmann::json item) {
         ++items;
-        std::string key = KeyOf(item);
-        Upsert(key, std::move(item), false);
-      }));
+        Upsert(std::move(item), false);
+      });
+  listing_into_empty_ = false;
+  if (!listed.ok()) return listed.status();
+  std::string resource_version = std::move(*listed);
   // What the list did not show is gone.
   std::vector<std::string> gone;
   {
@@ -215,12 +224,11 @@ void Informer::Apply(WatchEvent event) {
   ++events_;
   SetResourceVersion(ResourceVersionOf(event.object));
   if (event.type == WatchEventType::kBookmark) return;
-  std::string key = KeyOf(event.object);
   if (event.type == WatchEventType::kDeleted) {
-    Forget(key, &event.object);
+    Forget(KeyOf(event.object), &event.object);
     return;
   }
-  Upsert(key, std::move(event.object), event.type == WatchEventType::kModified);
+  Upsert(std::move(event.object), event.type == WatchEventType::kModified);
 }
 
 void Informer::Run() {

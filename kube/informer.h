@@ -81,6 +81,10 @@ class InformerHandler {
   // holds); a list that fails midway is followed by a new OnRelistBegin.
   virtual void OnRelistBegin() {}
   virtual void OnRelistEnd() {}
+  // After OnRelistBegin, before the list's first object: how many objects
+  // the server says the list holds (ListOptions::expected_items), for
+  // sizing tables; a hint only.
+  virtual void OnRelistSize(size_t /*expected*/) {}
 };
 
 struct InformerOptions {
@@ -154,9 +158,8 @@ class Informer {
              ObjectPtr kept, bool modified_event);
   // Forgets `key`; reports OnDelete(`last_state`, or the stored form).
   void Forget(const std::string& key, const nlohmann::json* last_state);
-  // Applies the transform, then Store()s or Forget()s.
-  void Upsert(const std::string& key, nlohmann::json object,
-              bool modified_event);
+  // Applies the transform, then Store()s or Forget()s under KeyOf(object).
+  void Upsert(nlohmann::json object, bool modified_event);
 
   // A stored object and the list that last saw it (relist reconciliation).
   struct Entry {
@@ -182,6 +185,12 @@ class Informer {
   std::map<std::string, Entry, std::less<>> store_;  // Guarded by mu_.
   std::string resource_version_;                     // Guarded by mu_.
   bool synced_ = false;                              // Guarded by mu_.
+
+  // True during a list that began with an empty store: an object it drops
+  // (transform) cannot be stored under its key, as a list names each key
+  // once, so it is reported OnUnkept without a store lookup. Informer
+  // thread only.
+  bool listing_into_empty_ = false;
 
   std::atomic<uint64_t> lists_{0};
   std::atomic<uint64_t> watches_{0};

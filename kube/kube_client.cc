@@ -23,6 +23,7 @@ StatusOr<std::string> KubeClient::ListEach(const Resource& resource,
                                            const ListOptions& options,
                                            const ListItemCallback& each) {
   GCUSHARE_ASSIGN_OR_RETURN(ObjectList list, List(resource, ns, options));
+  if (options.expected_items) options.expected_items(list.items.size());
   for (nlohmann::json& item : list.items) each(std::move(item));
   return std::move(list.resource_version);
 }

@@ -44,6 +44,13 @@ struct ListOptions {
   // A client may hand over more than asked (FakeKubeClient does), never
   // less. Not owned; must outlive the call.
   const json::FieldTree* fields = nullptr;
+  // Optional (ListEach): called at most once, before the first item is
+  // handed over, with the number of items the list holds as the server
+  // counts them: with paging, `limit` plus the first page's
+  // metadata.remainingItemCount (not called when the server does not say);
+  // the default ListEach() tells the size of the whole list. A hint for
+  // sizing tables, no more.
+  std::function<void(size_t)> expected_items;
 };
 
 struct ObjectList {

@@ -414,6 +414,38 @@ TEST(FieldsTest, ListsAndWatchEventsDecodeOnlyTheNamedFields) {
   EXPECT_TRUE(apiserver.Stop().ok()) << apiserver.output();
 }
 
+// A paged list tells its size (first page plus remainingItemCount) once,
+// before the first item, with pruned items and with whole ones.
+TEST(FieldsTest, PagedListTellsItsSizeBeforeTheFirstItem) {
+  ApiserverProcess apiserver({"--history=100", "--bookmark-interval=3600000"});
+  ASSERT_TRUE(apiserver.Start().ok()) << apiserver.output();
+  StandInWriter writer(apiserver.port());
+  for (const char* name : {"a", "b", "c", "d", "e"}) {
+    ASSERT_TRUE(writer.CreatePod("sized", name).ok());
+  }
+  auto client = NewClient(apiserver.url());
+  ASSERT_TRUE(client.ok()) << client.status();
+  json::FieldTree fields;
+  fields.Add({"metadata", "name"});
+  const json::FieldTree* const trees[] = {&fields, nullptr};
+  for (const json::FieldTree* tree : trees) {
+    std::vector<std::string> seen;
+    kube::ListOptions options;
+    options.limit = 2;
+    options.fields = tree;
+    options.expected_items = [&seen](size_t expected) {
+      seen.push_back("size " + std::to_string(expected));
+    };
+    auto listed = (*client)->ListEach(
+        Resource::Pods(), "sized", options,
+        [&seen](nlohmann::json item) { seen.push_back(NameOf(item)); });
+    ASSERT_TRUE(listed.ok()) << listed.status();
+    EXPECT_EQ(seen,
+              (std::vector<std::string>{"size 5", "a", "b", "c", "d", "e"}));
+  }
+  EXPECT_TRUE(apiserver.Stop().ok()) << apiserver.output();
+}
+
 // --- 3. The API server crashes and restarts mid-watch. ----------------------
 
 TEST(RestartTest, InformerRecoversWhenTheApiServerRestartsOnTheSamePort) {
