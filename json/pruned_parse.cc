@@ -24,6 +24,26 @@ bool Ok(simdjson::error_code code, Failure& failure) {
   return false;
 }
 
+// One field of an object being walked: its key and the subtree of
+// `tree` it maps to (null: keep all of it). Returns false on a decode
+// error (set in `failure`); sets `kept` to false when `tree` drops the key
+// (its value is then skipped unread).
+template <typename FieldResult>
+bool ReadField(FieldResult&& field_result, const FieldTree* tree,
+               od::field& field, std::string_view& key, const FieldTree*& child,
+               bool& kept, Failure& failure) {
+  if (!Ok(std::move(field_result).get(field), failure)) return false;
+  if (!Ok(field.unescaped_key().get(key), failure)) return false;
+  child = nullptr;
+  kept = true;
+  if (tree != nullptr) {
+    child = tree->Child(key);
+    kept = child != nullptr;
+    if (kept && child->whole()) child = nullptr;
+  }
+  return true;
+}
+
 // `value` as nlohmann, keeping what `tree` names (null: all). On-Demand
 // skips the values not asked for without building or recursing; recursion
 // here follows kept values only and stops at `max_depth`.
@@ -42,15 +62,14 @@ bool Convert(od::value value, const FieldTree* tree, int depth, int max_depth,
       if (!Ok(value.get_object().get(object), failure)) return false;
       for (auto field_result : object) {
         od::field field;
-        if (!Ok(std::move(field_result).get(field), failure)) return false;
         std::string_view key;
-        if (!Ok(field.unescaped_key().get(key), failure)) return false;
-        const FieldTree* child = nullptr;
-        if (tree != nullptr) {
-          child = tree->Child(key);
-          if (child == nullptr) continue;  // Skipped, never decoded.
-          if (child->whole()) child = nullptr;
+        const FieldTree* child;
+        bool kept;
+        if (!ReadField(std::move(field_result), tree, field, key, child, kept,
+                       failure)) {
+          return false;
         }
+        if (!kept) continue;  // Skipped, never decoded.
         if (!Convert(field.value(), child, depth + 1, max_depth,
                      out[std::string(key)], failure)) {
           return false;
@@ -129,15 +148,14 @@ bool ConvertStreaming(od::value value, const FieldTree* tree,
   if (!Ok(value.get_object().get(object), failure)) return false;
   for (auto field_result : object) {
     od::field field;
-    if (!Ok(std::move(field_result).get(field), failure)) return false;
     std::string_view key;
-    if (!Ok(field.unescaped_key().get(key), failure)) return false;
-    const FieldTree* child = nullptr;
-    if (tree != nullptr) {
-      child = tree->Child(key);
-      if (child == nullptr) continue;  // Skipped, never decoded.
-      if (child->whole()) child = nullptr;
+    const FieldTree* child;
+    bool kept;
+    if (!ReadField(std::move(field_result), tree, field, key, child, kept,
+                   failure)) {
+      return false;
     }
+    if (!kept) continue;  // Skipped, never decoded.
     od::value element_value = field.value();
     od::json_type type;
     if (key == array_key && Ok(element_value.type().get(type), failure) &&

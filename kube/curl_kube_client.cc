@@ -73,6 +73,28 @@ StatusOr<std::unique_ptr<CurlKubeClient>> CurlKubeClient::Create(
 
 CurlKubeClient::~CurlKubeClient() = default;
 
+StatusOr<nlohmann::json> CurlKubeClient::Exchange(
+    const HttpRequest& request,
+    const std::function<StatusOr<nlohmann::json>(const std::string& body)>&
+        decode) {
+  HttpResult result = http_->Send(request);
+  if (!result.status.ok()) return result.status;
+  const HttpResponse& response = result.response;
+  if (!IsSuccess(response.status_code)) {
+    return StatusFromHttpResponse(response.status_code, response.body);
+  }
+  if (response.body.empty()) return nlohmann::json();
+  StatusOr<nlohmann::json> decoded = decode(response.body);
+  if (!decoded.ok()) {
+    return DataLossError(request.method + " " + request.url + ": HTTP " +
+                         std::to_string(response.status_code) + " " +
+                         decoded.status().message() + ": " +
+                         response.body.substr(0, 120));
+  }
+  // Moved, not copied.
+  return std::move(*decoded);
+}
+
 StatusOr<nlohmann::json> CurlKubeClient::Call(
     std::string method, const std::string& path,
     const std::optional<nlohmann::json>& body, std::string_view content_type,
@@ -86,27 +108,13 @@ StatusOr<nlohmann::json> CurlKubeClient::Call(
     request.body = Dump(*body);
     request.headers.emplace_back("Content-Type", std::string(content_type));
   }
-  HttpResult result = http_->Send(request);
-  if (!result.status.ok()) return result.status;
-  const HttpResponse& response = result.response;
-  if (!IsSuccess(response.status_code)) {
-    return StatusFromHttpResponse(response.status_code, response.body);
-  }
-  if (response.body.empty()) return nlohmann::json();
   // Streamed: only what `fields` names becomes a DOM (a list page of pods
   // is megabytes of text of which placement reads a few fields).
   std::optional<json::PrunedParser> own_parser;
   if (parser == nullptr) parser = &own_parser.emplace();
-  StatusOr<nlohmann::json> bounded =
-      parser->Parse(response.body, fields, "response");
-  if (!bounded.ok()) {
-    return DataLossError(request.method + " " + request.url + ": HTTP " +
-                         std::to_string(response.status_code) + " " +
-                         bounded.status().message() + ": " +
-                         response.body.substr(0, 120));
-  }
-  // Moved, not copied.
-  return std::move(*bounded);
+  return Exchange(request, [&](const std::string& text) {
+    return parser->Parse(text, fields, "response");
+  });
 }
 
 StatusOr<nlohmann::json> CurlKubeClient::GetPageEach(
@@ -117,22 +125,9 @@ StatusOr<nlohmann::json> CurlKubeClient::GetPageEach(
   request.method = "GET";
   request.url = server_ + path;
   request.cancel = cancel;
-  HttpResult result = http_->Send(request);
-  if (!result.status.ok()) return result.status;
-  const HttpResponse& response = result.response;
-  if (!IsSuccess(response.status_code)) {
-    return StatusFromHttpResponse(response.status_code, response.body);
-  }
-  if (response.body.empty()) return nlohmann::json();
-  StatusOr<nlohmann::json> page =
-      parser.ParseEach(response.body, fields, "items", each, "response");
-  if (!page.ok()) {
-    return DataLossError(request.method + " " + request.url + ": HTTP " +
-                         std::to_string(response.status_code) + " " +
-                         page.status().message() + ": " +
-                         response.body.substr(0, 120));
-  }
-  return std::move(*page);
+  return Exchange(request, [&](const std::string& text) {
+    return parser.ParseEach(text, fields, "items", each, "response");
+  });
 }
 
 StatusOr<nlohmann::json> CurlKubeClient::Get(const Resource& resource,

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -108,6 +109,13 @@ class CurlKubeClient : public KubeClient {
       const std::string& path, base::Cancellation* cancel,
       const json::FieldTree& fields, json::PrunedParser& parser,
       const json::PrunedParser::ElementCallback& each);
+  // Sends `request`; a non-2xx answer becomes its Status, an empty body
+  // null, and any other body goes to `decode`, whose error becomes
+  // DataLoss naming the request and quoting the body's start.
+  StatusOr<nlohmann::json> Exchange(
+      const HttpRequest& request,
+      const std::function<StatusOr<nlohmann::json>(const std::string& body)>&
+          decode);
 
   std::string server_;
   KubeClientOptions options_;
