@@ -183,7 +183,22 @@ bool ConvertStreaming(od::value value, const FieldTree* tree,
   return true;
 }
 
+Status TooDeep(std::string_view what, int max_depth) {
+  return InvalidArgumentError(std::string(what) + ": nested deeper than " +
+                              std::to_string(max_depth) + " levels");
+}
+
 }  // namespace
+
+StatusOr<PreparedText> PreparedText::Make(std::string text,
+                                          std::string_view what,
+                                          int max_depth) {
+  if (JsonNestingDepth(text, max_depth) > max_depth) {
+    return TooDeep(what, max_depth);
+  }
+  text.reserve(text.size() + simdjson::SIMDJSON_PADDING);
+  return PreparedText(std::move(text), max_depth);
+}
 
 struct PrunedParser::Impl {
   od::parser parser;
@@ -207,14 +222,29 @@ StatusOr<nlohmann::json> PrunedParser::ParseEach(
   // Deep nesting is refused where it is skipped too (as ParseJson does);
   // the scan is linear and cheap next to the decode.
   if (JsonNestingDepth(text, max_depth) > max_depth) {
-    return InvalidArgumentError(std::string(what) + ": nested deeper than " +
-                                std::to_string(max_depth) + " levels");
+    return TooDeep(what, max_depth);
   }
   std::string& buffer = impl_->buffer;
   buffer.reserve(text.size() + simdjson::SIMDJSON_PADDING);
   buffer.assign(text);
-  const simdjson::padded_string_view padded(buffer.data(), buffer.size(),
-                                            buffer.capacity());
+  return Walk(buffer, buffer.capacity(), keep, array_key, each, what,
+              max_depth);
+}
+
+StatusOr<nlohmann::json> PrunedParser::ParseEach(const PreparedText& text,
+                                                 const FieldTree& keep,
+                                                 std::string_view array_key,
+                                                 const ElementCallback& each,
+                                                 std::string_view what) {
+  return Walk(text.text(), text.text().size() + simdjson::SIMDJSON_PADDING,
+              keep, array_key, each, what, text.max_depth());
+}
+
+StatusOr<nlohmann::json> PrunedParser::Walk(
+    std::string_view text, size_t capacity, const FieldTree& keep,
+    std::string_view array_key, const ElementCallback& each,
+    std::string_view what, int max_depth) {
+  const simdjson::padded_string_view padded(text.data(), text.size(), capacity);
   Failure failure;
   nlohmann::json out;
   od::document document;
@@ -247,10 +277,7 @@ StatusOr<nlohmann::json> PrunedParser::ParseEach(
       failure.code = simdjson::TRAILING_CONTENT;
     }
   }
-  if (failure.too_deep) {
-    return InvalidArgumentError(std::string(what) + ": nested deeper than " +
-                                std::to_string(max_depth) + " levels");
-  }
+  if (failure.too_deep) return TooDeep(what, max_depth);
   if (failure.failed()) {
     return InvalidArgumentError(std::string(what) + ": malformed JSON (" +
                                 simdjson::error_message(failure.code) + ")");

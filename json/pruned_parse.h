@@ -23,13 +23,44 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <string_view>
+#include <utility>
 
 #include "json/bounded_parse.h"
 #include "json/field_tree.h"
 #include "status/status.h"
 
 namespace gcushare::json {
+
+// A text that has passed the depth bound's pre-scan, in a buffer padded
+// for simdjson: what ParseEach() needs before the walk, made ahead of it
+// (on another thread, while the previous list page is decoded). Owns its
+// bytes; immutable once made; movable.
+class PreparedText {
+ public:
+  // Scans `text` against `max_depth` (the error is ParseEach()'s:
+  // InvalidArgument "<what>: nested deeper than N levels") and pads it
+  // (in place when its capacity allows, else by one copy).
+  static StatusOr<PreparedText> Make(std::string text, std::string_view what,
+                                     int max_depth = kMaxJsonDepth);
+
+  PreparedText(PreparedText&&) = default;
+  PreparedText& operator=(PreparedText&&) = default;
+  // Not copyable: a copy of the buffer need not keep its padding.
+  PreparedText(const PreparedText&) = delete;
+  PreparedText& operator=(const PreparedText&) = delete;
+
+  std::string_view text() const { return buffer_; }
+  int max_depth() const { return max_depth_; }
+
+ private:
+  PreparedText(std::string buffer, int max_depth)
+      : buffer_(std::move(buffer)), max_depth_(max_depth) {}
+
+  std::string buffer_;  // capacity() >= size() + simdjson's padding.
+  int max_depth_;
+};
 
 // Reuses its buffers from one Parse() to the next (a list's pages).
 // Thread-compatible: one thread at a time.
@@ -62,8 +93,21 @@ class PrunedParser {
                                      const ElementCallback& each,
                                      std::string_view what,
                                      int max_depth = kMaxJsonDepth);
+  // As above, for a text already scanned and padded (its max_depth holds).
+  StatusOr<nlohmann::json> ParseEach(const PreparedText& text,
+                                     const FieldTree& keep,
+                                     std::string_view array_key,
+                                     const ElementCallback& each,
+                                     std::string_view what);
 
  private:
+  // The walk of ParseEach(), over `padded` (whose depth was checked).
+  StatusOr<nlohmann::json> Walk(std::string_view padded, size_t capacity,
+                                const FieldTree& keep,
+                                std::string_view array_key,
+                                const ElementCallback& each,
+                                std::string_view what, int max_depth);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -11,6 +11,7 @@
 #include "kube/bearer_auth_http_client.h"
 #include "kube/binding.h"
 #include "kube/event.h"
+#include "kube/fetch_ahead.h"
 #include "kube/json_fields.h"
 #include "kube/watch_decoder.h"
 
@@ -117,17 +118,48 @@ StatusOr<nlohmann::json> CurlKubeClient::Call(
   });
 }
 
-StatusOr<nlohmann::json> CurlKubeClient::GetPageEach(
-    const std::string& path, base::Cancellation* cancel,
-    const json::FieldTree& fields, json::PrunedParser& parser,
-    const json::PrunedParser::ElementCallback& each) {
+StatusOr<CurlKubeClient::FetchedPage> CurlKubeClient::FetchPage(
+    const std::string& path, base::Cancellation* cancel) {
   HttpRequest request;
   request.method = "GET";
   request.url = server_ + path;
   request.cancel = cancel;
-  return Exchange(request, [&](const std::string& text) {
-    return parser.ParseEach(text, fields, "items", each, "response");
-  });
+  HttpResult result = http_->Send(request);
+  if (!result.status.ok()) return result.status;
+  HttpResponse& response = result.response;
+  if (!IsSuccess(response.status_code)) {
+    return StatusFromHttpResponse(response.status_code, response.body);
+  }
+  FetchedPage page;
+  page.url = std::move(request.url);
+  page.status_code = response.status_code;
+  if (response.body.empty()) return page;
+  const std::string start = response.body.substr(0, 120);
+  StatusOr<json::PreparedText> text =
+      json::PreparedText::Make(std::move(response.body), "response");
+  if (!text.ok()) {
+    return DataLossError("GET " + page.url + ": HTTP " +
+                         std::to_string(page.status_code) + " " +
+                         text.status().message() + ": " + start);
+  }
+  page.text.emplace(std::move(*text));
+  return page;
+}
+
+StatusOr<nlohmann::json> CurlKubeClient::DecodePage(
+    const FetchedPage& page, const json::FieldTree& fields,
+    json::PrunedParser& parser,
+    const json::PrunedParser::ElementCallback& each) {
+  if (!page.text.has_value()) return nlohmann::json();
+  StatusOr<nlohmann::json> decoded =
+      parser.ParseEach(*page.text, fields, "items", each, "response");
+  if (!decoded.ok()) {
+    return DataLossError("GET " + page.url + ": HTTP " +
+                         std::to_string(page.status_code) + " " +
+                         decoded.status().message() + ": " +
+                         std::string(page.text->text().substr(0, 120)));
+  }
+  return std::move(*decoded);
 }
 
 StatusOr<nlohmann::json> CurlKubeClient::Get(const Resource& resource,
@@ -161,10 +193,7 @@ StatusOr<std::string> CurlKubeClient::ListEach(const Resource& resource,
         .AddTree({"items"}, *options.fields);
   }
   json::PrunedParser parser;  // Its buffers serve every page.
-  std::string resource_version;
-  std::string continue_token;
-  bool first_page = true;
-  do {
+  auto page_path = [&](const std::string& continue_token) {
     base::UrlQuery query;
     query.AddIfSet("labelSelector", options.label_selector)
         .AddIfSet("fieldSelector", options.field_selector);
@@ -175,6 +204,20 @@ StatusOr<std::string> CurlKubeClient::ListEach(const Resource& resource,
       // The token carries the snapshot; resourceVersion must not be set.
       query.Add("continue", continue_token);
     }
+    return resource.CollectionPath(ns) + query.Encode();
+  };
+  // The next page, fetched while this one is decoded and handed over.
+  std::unique_ptr<FetchAhead<FetchedPage>> ahead;
+  std::string resource_version;
+  std::string continue_token;
+  bool first_page = true;
+  do {
+    StatusOr<FetchedPage> fetched =
+        ahead != nullptr && ahead->key() == continue_token
+            ? ahead->Take()
+            : FetchPage(page_path(continue_token), options.cancel);
+    ahead.reset();  // One that fetched another token is cancelled.
+    if (!fetched.ok()) return fetched.status();
     // Items are handed over as they are decoded (one held at a time); the
     // page's metadata precedes them, as the API server writes it.
     bool told = !first_page || !options.expected_items;
@@ -189,14 +232,29 @@ StatusOr<std::string> CurlKubeClient::ListEach(const Resource& resource,
                                static_cast<size_t>(remaining->get<int64_t>()));
       }
     };
+    // With the first item the page's continue token is known (metadata
+    // comes first): the next page is asked for at once, on another thread.
+    bool looked_ahead = false;
+    auto look_ahead = [&](const nlohmann::json& page) {
+      if (looked_ahead) return;
+      looked_ahead = true;
+      std::string next = StringAt(page, {"metadata", "continue"});
+      if (next.empty()) return;
+      std::string path = page_path(next);
+      ahead = std::make_unique<FetchAhead<FetchedPage>>(
+          std::move(next), options.cancel,
+          [this, path = std::move(path)](base::Cancellation* cancel) {
+            return FetchPage(path, cancel);
+          });
+    };
     GCUSHARE_ASSIGN_OR_RETURN(
         nlohmann::json page,
-        GetPageEach(resource.CollectionPath(ns) + query.Encode(),
-                    options.cancel, page_fields, parser,
-                    [&](nlohmann::json item, const nlohmann::json& so_far) {
-                      tell(so_far);
-                      each(std::move(item));
-                    }));
+        DecodePage(*fetched, page_fields, parser,
+                   [&](nlohmann::json item, const nlohmann::json& so_far) {
+                     tell(so_far);
+                     look_ahead(so_far);
+                     each(std::move(item));
+                   }));
     first_page = false;
     if (!page.is_object()) {
       return DataLossError("list " + resource.DisplayName() +

@@ -102,12 +102,23 @@ class CurlKubeClient : public KubeClient {
                                 base::Cancellation* cancel,
                                 const json::FieldTree& fields = {},
                                 json::PrunedParser* parser = nullptr);
-  // A GET of a list page: each item of its "items" (pruned to `fields`'
+  // A list page as received: a GET whose answer has been checked (a non-2xx
+  // answer is its Status) and, unless empty, scanned against the depth
+  // bound (json::PreparedText; too deep is DataLoss as in Exchange()).
+  struct FetchedPage {
+    std::string url;
+    int status_code = 0;
+    std::optional<json::PreparedText> text;  // nullopt: an empty body.
+  };
+  StatusOr<FetchedPage> FetchPage(const std::string& path,
+                                  base::Cancellation* cancel);
+  // Decodes a fetched page: each item of its "items" (pruned to `fields`'
   // subtree) goes to `each` as it is decoded, with the page decoded so far;
-  // returns the rest of the page (without the items), errors as Call().
-  StatusOr<nlohmann::json> GetPageEach(
-      const std::string& path, base::Cancellation* cancel,
-      const json::FieldTree& fields, json::PrunedParser& parser,
+  // returns the rest of the page (without the items; null for an empty
+  // body), errors as Exchange().
+  StatusOr<nlohmann::json> DecodePage(
+      const FetchedPage& page, const json::FieldTree& fields,
+      json::PrunedParser& parser,
       const json::PrunedParser::ElementCallback& each);
   // Sends `request`; a non-2xx answer becomes its Status, an empty body
   // null, and any other body goes to `decode`, whose error becomes
