@@ -2,10 +2,8 @@
 
 #include <unistd.h>
 
-#include <thread>
 #include <utility>
 
-#include "base/guarded_thread.h"
 #include "base/url_query.h"
 #include "json/bounded_parse.h"
 #include "json/pruned_parse.h"
@@ -14,7 +12,6 @@
 #include "kube/binding.h"
 #include "kube/event.h"
 #include "kube/fetch_ahead.h"
-#include "kube/item_pipe.h"
 #include "kube/json_fields.h"
 #include "kube/watch_decoder.h"
 
@@ -187,27 +184,6 @@ StatusOr<std::string> CurlKubeClient::ListEach(const Resource& resource,
                                                std::string_view ns,
                                                const ListOptions& options,
                                                const ListItemCallback& each) {
-  // Pages are fetched and decoded on a thread of their own while this one
-  // applies the items decoded so far (`each` runs here, in list order).
-  ItemPipe pipe;
-  std::thread decoder = base::StartGuardedThread("list decode", [&] {
-    std::function<void(size_t)> hint;
-    if (options.expected_items) {
-      hint = [&pipe](size_t expected) { pipe.PushHint(expected); };
-    }
-    pipe.Close(ListPages(
-        resource, ns, options,
-        [&pipe](nlohmann::json item) { pipe.Push(std::move(item)); }, hint));
-  });
-  StatusOr<std::string> listed = pipe.Drain(each, options.expected_items);
-  decoder.join();
-  return listed;
-}
-
-StatusOr<std::string> CurlKubeClient::ListPages(
-    const Resource& resource, std::string_view ns, const ListOptions& options,
-    const ListItemCallback& each,
-    const std::function<void(size_t)>& expected_items) {
   // What ListEach reads of a page, and of its items what the caller asks.
   json::FieldTree page_fields;
   if (options.fields != nullptr && !options.fields->whole()) {
@@ -244,7 +220,7 @@ StatusOr<std::string> CurlKubeClient::ListPages(
     if (!fetched.ok()) return fetched.status();
     // Items are handed over as they are decoded (one held at a time); the
     // page's metadata precedes them, as the API server writes it.
-    bool told = !first_page || !expected_items;
+    bool told = !first_page || !options.expected_items;
     auto tell = [&](const nlohmann::json& page) {
       if (told) return;
       told = true;
@@ -252,8 +228,8 @@ StatusOr<std::string> CurlKubeClient::ListPages(
           FindPath(page, {"metadata", "remainingItemCount"});
       if (remaining != nullptr && remaining->is_number_integer() &&
           remaining->get<int64_t>() > 0 && options.limit > 0) {
-        expected_items(static_cast<size_t>(options.limit) +
-                       static_cast<size_t>(remaining->get<int64_t>()));
+        options.expected_items(static_cast<size_t>(options.limit) +
+                               static_cast<size_t>(remaining->get<int64_t>()));
       }
     };
     // With the first item the page's continue token is known (metadata

@@ -102,12 +102,6 @@ class CurlKubeClient : public KubeClient {
                                 base::Cancellation* cancel,
                                 const json::FieldTree& fields = {},
                                 json::PrunedParser* parser = nullptr);
-  // ListEach()'s page loop, on the thread that decodes: items go to `each`,
-  // the size hint (options.expected_items' value) to `expected_items`.
-  StatusOr<std::string> ListPages(
-      const Resource& resource, std::string_view ns, const ListOptions& options,
-      const ListItemCallback& each,
-      const std::function<void(size_t)>& expected_items);
   // A list page as received: a GET whose answer has been checked (a non-2xx
   // answer is its Status) and, unless empty, scanned against the depth
   // bound (json::PreparedText; too deep is DataLoss as in Exchange()).
