@@ -72,6 +72,30 @@ TEST(JsonNestingDepthTest, AgreesWithAByteByByteScan) {
   }
 }
 
+TEST(JsonNestingDepthTest, AgreesWithAByteByByteScanAcrossBlocks) {
+  // Longer texts, mostly filler: escapes, strings and brackets fall on and
+  // across the 16-byte blocks of the vector scan, and past its tail.
+  const char alphabet[] = {'"', '\\', '[', ']', '{', '}', 'a',
+                           'b', 'c',  'd', 'e', 'f', 'g', 'h'};
+  uint32_t state = 777;
+  for (int n = 0; n < 20000; ++n) {
+    std::string text;
+    const int length = 16 + n % 97;
+    for (int i = 0; i < length; ++i) {
+      state = state * 1103515245u + 12345u;
+      text += alphabet[(state >> 16) % sizeof(alphabet)];
+    }
+    ASSERT_EQ(JsonNestingDepth(text, 6), ReferenceDepth(text, 6)) << text;
+    ASSERT_EQ(JsonNestingDepth(text, 100), ReferenceDepth(text, 100)) << text;
+  }
+  // A backslash ending one block escapes the quote that starts the next.
+  std::string split = std::string(15, 'a');
+  split = "[\"" + split.substr(2) + "\\\"[[[[\"]";
+  ASSERT_EQ(split[15], '\\');
+  EXPECT_EQ(JsonNestingDepth(split, 100), 1);
+  EXPECT_EQ(ReferenceDepth(split, 100), 1);
+}
+
 TEST(ParseJsonTest, AcceptsUpToTheLimit) {
   auto parsed = ParseJson(Nested(100, '[', ']'), "body");
   ASSERT_TRUE(parsed.ok()) << parsed.status();

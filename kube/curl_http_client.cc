@@ -11,6 +11,9 @@
 namespace gcushare::kube {
 namespace {
 
+// Spare capacity after a body of known length (simdjson's padding).
+constexpr size_t kBodyPadding = 64;
+
 void InitCurlOnce() {
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_ALL); });
@@ -39,13 +42,17 @@ size_t OnWrite(char* data, size_t size, size_t count, void* user) {
     transfer->streaming =
         transfer->request->on_body != nullptr && code >= 200 && code < 300;
     // One allocation for a body of known size (a list page is megabytes;
-    // growing it by doubling costs a copy and a heap consolidation each).
+    // growing it by doubling costs a copy and a heap consolidation each),
+    // with room for a JSON parser's padding past the end (simdjson reads
+    // up to 64 bytes beyond; json::PreparedText then takes the body as is
+    // instead of copying it).
     curl_off_t length = -1;
     if (!transfer->streaming &&
         curl_easy_getinfo(transfer->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T,
                           &length) == CURLE_OK &&
         length > 0 && static_cast<size_t>(length) <= transfer->max_body) {
-      transfer->response.body.reserve(static_cast<size_t>(length));
+      transfer->response.body.reserve(static_cast<size_t>(length) +
+                                      kBodyPadding);
     }
   }
   if (transfer->streaming) {
