@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <future>
 #include <string>
 #include <vector>
@@ -164,6 +165,110 @@ TEST_F(CurlKubeClientTest, ListFollowsContinuePages) {
   EXPECT_EQ(requests[1].Param("continue"), "page2");
   EXPECT_FALSE(requests[1].HasParam("resourceVersion"));
   EXPECT_EQ(requests[2].Param("continue"), "page3");
+}
+
+TEST_F(CurlKubeClientTest, ListAsksForTheNextPageBeforeHandingOverItems) {
+  // Page 2 is asked for as soon as page 1's continue token is known (its
+  // metadata precedes the items), while page 1's items are handed over.
+  std::promise<void> page2_asked;
+  std::future<void> page2_seen = page2_asked.get_future();
+  server_.Handle(
+      "GET", "/api/v1/pods",
+      [&page2_asked](const httplib::Request& request, httplib::Response& res) {
+        if (!request.has_param("continue")) {
+          // Metadata first, as the API server writes it (PodList()'s
+          // nlohmann dump sorts "items" first).
+          ScriptedServer::Json(
+              res, 200,
+              R"({"metadata":{"resourceVersion":"100","continue":"page2"},)"
+              R"("items":[)" +
+                  Pod("a", "p1", "1").dump() + "," +
+                  Pod("a", "p2", "2").dump() + "]}");
+          return;
+        }
+        page2_asked.set_value();
+        ScriptedServer::Json(res, 200, PodList({Pod("b", "p3", "3")}, "100"));
+      });
+  server_.Start();
+  ListOptions options;
+  options.limit = 2;
+  std::vector<std::string> names;
+  bool asked_before_first_item = false;
+  StatusOr<std::string> listed = NewClient()->ListEach(
+      Resource::Pods(), "", options, [&](nlohmann::json item) {
+        if (names.empty()) {
+          // Bounded, so that a client that does not look ahead fails here
+          // instead of hanging.
+          asked_before_first_item =
+              page2_seen.wait_for(std::chrono::seconds(30)) ==
+              std::future_status::ready;
+        }
+        names.push_back(NameOf(item));
+      });
+  ASSERT_TRUE(listed.ok()) << listed.status();
+  EXPECT_EQ(*listed, "100");
+  EXPECT_TRUE(asked_before_first_item);
+  EXPECT_EQ(names, (std::vector<std::string>{"p1", "p2", "p3"}));
+  EXPECT_EQ(server_.RequestsTo("GET", "/api/v1/pods").size(), 2u);
+}
+
+TEST_F(CurlKubeClientTest, ListFollowsThePagesLastContinueToken) {
+  // A page naming its metadata twice: the last one counts (as a whole
+  // decode reads it), so a page fetched ahead for the first is dropped.
+  server_.Handle(
+      "GET", "/api/v1/pods",
+      [](const httplib::Request& request, httplib::Response& res) {
+        const std::string token = request.has_param("continue")
+                                      ? request.get_param_value("continue")
+                                      : "";
+        if (token.empty()) {
+          ScriptedServer::Json(
+              res, 200,
+              R"({"metadata":{"resourceVersion":"7","continue":"A"},)"
+              R"("items":[)" +
+                  Pod("a", "p1", "1").dump() +
+                  R"(],"metadata":{"resourceVersion":"7","continue":"B"}})");
+        } else {
+          ScriptedServer::Json(res, 200,
+                               PodList({Pod("a", "from-" + token, "2")}, "7"));
+        }
+      });
+  server_.Start();
+  ListOptions options;
+  options.limit = 1;
+  StatusOr<ObjectList> list = NewClient()->List(Resource::Pods(), "", options);
+  ASSERT_TRUE(list.ok()) << list.status();
+  ASSERT_EQ(list->items.size(), 2u);
+  EXPECT_EQ(NameOf(list->items[0]), "p1");
+  EXPECT_EQ(NameOf(list->items[1]), "from-B");
+}
+
+TEST_F(CurlKubeClientTest, ListPageTooDeepIsDataLossAfterEarlierItems) {
+  server_.Handle("GET", "/api/v1/pods",
+                 [](const httplib::Request& request, httplib::Response& res) {
+                   if (!request.has_param("continue")) {
+                     ScriptedServer::Json(
+                         res, 200, PodList({Pod("a", "p1", "1")}, "9", "next"));
+                     return;
+                   }
+                   ScriptedServer::Json(res, 200,
+                                        R"({"metadata":{},"items":[)" +
+                                            std::string(200, '[') +
+                                            std::string(200, ']') + "]}");
+                 });
+  server_.Start();
+  ListOptions options;
+  options.limit = 1;
+  std::vector<std::string> names;
+  StatusOr<std::string> listed = NewClient()->ListEach(
+      Resource::Pods(), "", options,
+      [&](nlohmann::json item) { names.push_back(NameOf(item)); });
+  ASSERT_FALSE(listed.ok());
+  EXPECT_EQ(listed.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(listed.status().message().find("nested deeper than 100 levels"),
+            std::string::npos)
+      << listed.status();
+  EXPECT_EQ(names, (std::vector<std::string>{"p1"}));
 }
 
 TEST_F(CurlKubeClientTest, ExpiredContinueTokenIs410) {
