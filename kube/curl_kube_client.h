@@ -61,8 +61,15 @@ class CurlKubeClient : public KubeClient {
                                std::string_view name) override;
   StatusOr<ObjectList> List(const Resource& resource, std::string_view ns,
                             const ListOptions& options) override;
-  // One page decoded at a time; its items are handed over before the next
-  // page is requested.
+  // One page decoded at a time, its items handed over (on the calling
+  // thread) as they are decoded. The next page is asked for as soon as its
+  // continue token is known, that is at the first item of a page whose
+  // metadata precedes its items (as the API server writes them): it is
+  // fetched and depth-scanned on a helper thread (kube/fetch_ahead.h)
+  // meanwhile, so at most two pages' text is held. A page fetched ahead
+  // for a token the page does not end with (a repeated "metadata"), or
+  // when the list fails, is cancelled and dropped; otherwise the requests
+  // and the items are those of one page after the other.
   StatusOr<std::string> ListEach(const Resource& resource, std::string_view ns,
                                  const ListOptions& options,
                                  const ListItemCallback& each) override;
