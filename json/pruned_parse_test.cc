@@ -187,6 +187,52 @@ TEST(ParsePrunedTest, ParseEachHandsOverItemsOneAtATime) {
   EXPECT_TRUE(items.empty());
 }
 
+TEST(PreparedTextTest, ParsesAsTheTextDoesAndRefusesWhatIsTooDeep) {
+  FieldTree keep;
+  keep.Add({"metadata", "continue"}).Add({"items", "name"});
+  const std::string page =
+      R"({"metadata":{"continue":"t"},"items":[{"name":"a","x":1},)"
+      R"({"name":"b"}],"rest":[1]})";
+  PrunedParser parser;
+  std::vector<json> from_text;
+  auto by_text = parser.ParseEach(
+      page, keep, "items",
+      [&](json item, const json&) { from_text.push_back(std::move(item)); },
+      "page");
+  ASSERT_TRUE(by_text.ok()) << by_text.status();
+
+  // The page, and the page with a long tail (a buffer of another size).
+  for (const std::string& text : {page, page + std::string(5000, ' ')}) {
+    StatusOr<PreparedText> prepared = PreparedText::Make(text, "page");
+    ASSERT_TRUE(prepared.ok()) << prepared.status();
+    EXPECT_EQ(prepared->text(), text);
+    EXPECT_EQ(prepared->max_depth(), kMaxJsonDepth);
+    std::vector<json> from_prepared;
+    auto by_prepared = parser.ParseEach(
+        *prepared, keep, "items",
+        [&](json item, const json&) {
+          from_prepared.push_back(std::move(item));
+        },
+        "page");
+    ASSERT_TRUE(by_prepared.ok()) << by_prepared.status();
+    EXPECT_EQ(*by_prepared, *by_text);
+    EXPECT_EQ(from_prepared, from_text);
+  }
+
+  // The pre-scan's bound and error, kept or dropped, as ParseEach()'s.
+  StatusOr<PreparedText> deep =
+      PreparedText::Make("{\"x\":" + Nested(200) + "}", "page");
+  ASSERT_FALSE(deep.ok());
+  EXPECT_EQ(deep.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(deep.status().message(), "page: nested deeper than 100 levels");
+  EXPECT_TRUE(PreparedText::Make(Nested(4), "page", 4).ok());
+  EXPECT_FALSE(PreparedText::Make(Nested(5), "page", 4).ok());
+  // The depth bound travels with the text: Convert() stops there too.
+  StatusOr<PreparedText> shallow = PreparedText::Make(Nested(4), "page", 4);
+  ASSERT_TRUE(shallow.ok());
+  EXPECT_EQ(shallow->max_depth(), 4);
+}
+
 TEST(ParsePrunedTest, SkipsADroppedValueWithoutCheckingItsGrammar) {
   // simdjson On-Demand skips dropped values by counting brackets: what is
   // never read is not checked beyond UTF-8, strings and brackets.
