@@ -36,7 +36,9 @@ Status CardCache::UpsertPod(const nlohmann::json& pod) {
 }
 
 Status CardCache::UpsertPod(const nlohmann::json& pod,
-                            const StatusOr<contract::PodRequest>& request) {
+                            const StatusOr<contract::PodRequest>& request,
+                            bool* first_watched) {
+  if (first_watched != nullptr) *first_watched = false;
   auto usage = PodUsageFromPod(pod, request);
   PodUsage identity = PodIdentity(pod);
   std::unique_lock lock(mu_);
@@ -46,7 +48,8 @@ Status CardCache::UpsertPod(const nlohmann::json& pod,
   }
   if (usage->has_value()) {
     std::string problem = (*usage)->problem;
-    PutPodLocked(std::move(**usage));
+    const bool first = PutPodLocked(std::move(**usage));
+    if (first_watched != nullptr) *first_watched = first;
     if (!problem.empty()) {
       return InvalidArgumentError(
           problem + " (counted on " +
@@ -211,7 +214,7 @@ void Hold(const PodUsage& pod, std::vector<CardUsage>& cards) {
 
 }  // namespace
 
-void CardCache::PutPodLocked(PodUsage usage) {
+bool CardCache::PutPodLocked(PodUsage usage) {
   auto it = pods_.find(usage.uid);
   if (it == pods_.end()) {
     // A new record only adds to its node: counted there without recounting
@@ -227,8 +230,9 @@ void CardCache::PutPodLocked(PodUsage usage) {
       Hold(pod, node->second.cards);
       TouchLocked(node->second);
     }
-    return;
+    return !pod.assumed;
   }
+  const bool first = it->second.assumed && !usage.assumed;
   const std::string uid = usage.uid;
   const std::string old_node = it->second.node;
   std::string node = usage.node;
@@ -239,6 +243,7 @@ void CardCache::PutPodLocked(PodUsage usage) {
   }
   pods_by_node_[node].insert(uid);
   RecountLocked(node);
+  return first;
 }
 
 void CardCache::ErasePodLocked(std::string uid) {

@@ -282,7 +282,7 @@ std::optional<HostRequest> NodeResources::Free(std::string_view name) const {
 }
 
 std::vector<std::optional<HostRequest>> NodeResources::FreeOf(
-    const std::vector<std::string>& nodes) const {
+    const std::vector<std::string_view>& nodes) const {
   std::vector<std::optional<HostRequest>> out(nodes.size());
   std::vector<const Node*> found(nodes.size());
   std::lock_guard<std::mutex> lock(mu_);
