@@ -149,10 +149,8 @@ StatusOr<Placement> PlaceWhole(const std::vector<CardUsage>& cards,
     if (card.healthy && card.Untouched()) free.push_back(&card);
   }
   if (free.size() < count) {
-    return FailedPreconditionError("insufficient free GCU cards: need " +
-                                   std::to_string(count) +
-                                   " entirely free healthy cards, " +
-                                   std::to_string(free.size()) + " free");
+    return FailedPreconditionError(
+        NotEnoughFreeCardsReason(count, free.size()));
   }
   Placement placement;
   uint64_t taken = 0;
@@ -186,6 +184,11 @@ StatusOr<Placement> PlaceWhole(const std::vector<CardUsage>& cards,
 }
 
 }  // namespace
+
+std::string NotEnoughFreeCardsReason(uint32_t count, size_t free) {
+  return "insufficient free GCU cards: need " + std::to_string(count) +
+         " entirely free healthy cards, " + std::to_string(free) + " free";
+}
 
 StatusOr<Policy> ParsePolicy(std::string_view text) {
   if (text == "binpack") return Policy::kBinpack;

@@ -20,15 +20,6 @@ const NodeVerdict& FitsNowhere() {
   return *verdict;
 }
 
-// Whether JudgeCards(node, request, ...) fails on the node's summary alone, as
-// Place() would on its cards: a shared request (the checks Judge() makes
-// before Place() pass) larger than every usable card's free memory.
-bool RuledOut(const CachedNode* node, const contract::PodRequest& request) {
-  return node != nullptr && request.cards == 0 && !request.Mixed() &&
-         node->view.usable() &&
-         SharedFitsNowhere(node->summary, request.memory_units);
-}
-
 }  // namespace
 
 VerdictMemo::Table::Key VerdictMemo::Table::KeyOf(const CachedNode* node) {
@@ -59,13 +50,27 @@ void VerdictMemo::Table::InsertLocked(Key key, const NodeVerdict* verdict) {
   ++stored_;
 }
 
+const NodeVerdict* VerdictMemo::Table::RuledOut(const CachedNode* node) const {
+  if (node == nullptr || request.Mixed() || !node->view.usable()) {
+    return nullptr;
+  }
+  if (request.cards == 0) {
+    return SharedFitsNowhere(node->summary, request.memory_units)
+               ? &FitsNowhere()
+               : nullptr;
+  }
+  return WholeFitsNowhere(node->summary, request.cards)
+             ? &too_few_free_[node->summary.untouched]
+             : nullptr;
+}
+
 std::vector<const NodeVerdict*> VerdictMemo::Table::GetAll(
     const std::vector<const CachedNode*>& nodes) {
   std::vector<const NodeVerdict*> out(nodes.size(), nullptr);
   std::vector<size_t> missing;
   // Nodes the summary rules out are answered without the table.
   for (size_t i = 0; i < nodes.size(); ++i) {
-    if (RuledOut(nodes[i], request)) out[i] = &FitsNowhere();
+    out[i] = RuledOut(nodes[i]);
   }
   {
     std::shared_lock lock(mu_);
@@ -149,6 +154,12 @@ std::shared_ptr<VerdictMemo::Table> VerdictMemo::For(
   table->mix = std::move(mix);
   table->request.memory_units = request.memory_units;
   table->request.cards = request.cards;
+  // One verdict per count of free cards short of the request (RuledOut).
+  table->too_few_free_.resize(request.Mixed() ? 0 : request.cards);
+  for (size_t free = 0; free < table->too_few_free_.size(); ++free) {
+    table->too_few_free_[free].reason =
+        NotEnoughFreeCardsReason(static_cast<uint32_t>(request.cards), free);
+  }
   table->limit = limit;
   // Tables for an older mix are never asked for again.
   std::erase_if(tables_, [&](const std::shared_ptr<Table>& old) {

@@ -75,12 +75,19 @@ class VerdictMemo {
     void InsertLocked(Key key, const NodeVerdict* verdict);
     // Sizes slots_ once for `count` verdicts (at most half full).
     void ReserveLocked(size_t count);
+    // JudgeCards()'s verdict for `node` when its NodeSummary alone rules the
+    // request out (a shared request no card's free memory holds, or more
+    // whole cards than are free), never stored in slots_; else null.
+    const NodeVerdict* RuledOut(const CachedNode* node) const;
 
     uint64_t memory_units = 0;
     uint64_t cards = 0;
     Policy policy = Policy::kBinpack;
     std::shared_ptr<const RequestMix> mix;
     contract::PodRequest request;  // Judged with (containers unused).
+    // A whole-card request's verdict on a node with [i] free cards, for
+    // i < request.cards; immutable once For() built it.
+    std::vector<NodeVerdict> too_few_free_;
     // Verdicts before For() replaces it; guarded by VerdictMemo::mu_.
     size_t limit = 0;
 

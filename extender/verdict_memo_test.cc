@@ -204,6 +204,32 @@ TEST(VerdictMemoTest, NodesRuledOutBySummaryGetJudgesVerdict) {
     }
   }
   EXPECT_GT(ruled_out, 20);  // The summary's path was taken.
+
+  // Whole-card requests: more cards than are free is ruled out too.
+  int whole_ruled_out = 0;
+  cache.UpsertNode(SharingNode("empty", 4, 16));
+  const std::vector<std::string> more = {"full",  "sick",  "small",
+                                         "whole", "empty", "none"};
+  for (uint64_t cards = 1; cards <= 5; ++cards) {
+    for (const Policy policy : {Policy::kBinpack, Policy::kSpread}) {
+      contract::PodRequest request;
+      request.cards = cards;
+      auto table = memo.For(request, policy, mix);
+      cache.WithNodes(more, [&](const std::vector<const CachedNode*>& nodes) {
+        const std::vector<const NodeVerdict*> verdicts = table->GetAll(nodes);
+        for (size_t i = 0; i < nodes.size(); ++i) {
+          SCOPED_TRACE(more[i] + " cards " + std::to_string(cards));
+          ExpectSame(
+              {*verdicts[i], Judge(nodes[i], request, policy, mix.get())});
+          if (nodes[i] != nullptr &&
+              WholeFitsNowhere(nodes[i]->summary, cards)) {
+            ++whole_ruled_out;
+          }
+        }
+      });
+    }
+  }
+  EXPECT_GT(whole_ruled_out, 10);
 }
 
 // Host figures (node_verdict.h HostFit) are not part of a memoized
