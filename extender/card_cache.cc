@@ -108,16 +108,20 @@ void CardCache::WithNodes(
     const {
   std::vector<const CachedNode*> nodes;
   nodes.reserve(names.size());
-  std::shared_lock lock(mu_);
   // Memory-bound (a slot, then the node, per name): the slots a few names
   // ahead and the fields judging reads are requested early.
   constexpr size_t kAhead = 8;
+  std::vector<uint64_t> hashes(names.size());  // Outside the lock.
+  for (size_t i = 0; i < names.size(); ++i) {
+    hashes[i] = NameIndex<const CachedNode>::Hash(names[i]);
+  }
+  std::shared_lock lock(mu_);
   for (size_t i = 0; i < names.size() && i < kAhead; ++i) {
-    index_.Prefetch(names[i]);
+    index_.Prefetch(hashes[i]);
   }
   for (size_t i = 0; i < names.size(); ++i) {
-    if (i + kAhead < names.size()) index_.Prefetch(names[i + kAhead]);
-    const CachedNode* node = index_.Find(names[i]);
+    if (i + kAhead < names.size()) index_.Prefetch(hashes[i + kAhead]);
+    const CachedNode* node = index_.Find(names[i], hashes[i]);
     if (node != nullptr) {
       __builtin_prefetch(&node->version);
       __builtin_prefetch(&node->view.problem);
