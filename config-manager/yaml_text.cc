@@ -44,8 +44,11 @@ void Emit(YAML::Emitter& out, const YAML::Node& node) {
         // yaml-cpp's emitter ignores; written escaped a key may grow 4x.
         // Longer ones go out as explicit "? key" (found by
         // //fuzz:scheduler_manifest_fuzzer: the edited manifest did not
-        // parse back).
-        if (kv.first.IsScalar() && kv.first.Scalar().size() > kMaxSimpleKey) {
+        // parse back). So do keys that are not scalars: yaml-cpp writes an
+        // empty flow sequence or map as the first simple key of the
+        // document indented ("  []: null"), which parses back as a second
+        // document (found by //fuzz:scheduler_config_fuzzer).
+        if (!kv.first.IsScalar() || kv.first.Scalar().size() > kMaxSimpleKey) {
           out << YAML::LongKey;
         }
         out << YAML::Key;

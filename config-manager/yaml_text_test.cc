@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 namespace gcushare::config_manager {
 namespace {
 
@@ -52,6 +55,29 @@ TEST(YamlTextTest, LongKeysParseBack) {
       EXPECT_EQ(EmitYaml(*again), out);
     }
   }
+}
+
+// Found by //fuzz:scheduler_config_fuzzer: an empty flow sequence as the
+// first key ("? []") was written indented as a simple key ("  []: null"),
+// which parses back as two documents. Keys that are not scalars go out as
+// explicit keys, first or not.
+TEST(YamlTextTest, CollectionKeysParseBack) {
+  const char* text =
+      "? []\n: x\n? {}\n: y\n? [a, b]\n: z\n? {k: v}\n: w\nname: n\n";
+  auto node = ParseYamlMap(text, "t");
+  ASSERT_TRUE(node.ok()) << node.status().ToString();
+  ASSERT_EQ(node->size(), 5u);
+  const std::string out = EmitYaml(*node);
+  auto again = ParseYamlMap(out, "out");
+  ASSERT_TRUE(again.ok()) << again.status().ToString() << "\n" << out;
+  ASSERT_EQ(again->size(), 5u) << out;
+  EXPECT_EQ((*again)["name"].Scalar(), "n");
+  std::vector<std::string> values;
+  for (const auto& kv : *again) {
+    if (!kv.first.IsScalar()) values.push_back(kv.second.Scalar());
+  }
+  EXPECT_EQ(values, (std::vector<std::string>{"x", "y", "z", "w"})) << out;
+  EXPECT_EQ(EmitYaml(*again), out);
 }
 
 TEST(YamlTextTest, StringNodeStaysAString) {

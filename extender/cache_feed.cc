@@ -151,7 +151,15 @@ StatusOr<contract::PodRequest> PodFeed::TakeRequest(const nlohmann::json& pod) {
 
 void PodFeed::OnAdd(const nlohmann::json& pod) {
   CountHost(pod, true);
-  Status status = cache_->UpsertPod(pod, TakeRequest(pod));
+  const StatusOr<contract::PodRequest> request = TakeRequest(pod);
+  bool first_watched = false;
+  Status status = cache_->UpsertPod(pod, request, &first_watched);
+  if (first_watched && history_ != nullptr && request.ok()) {
+    const StatusOr<HostRequest> host = PodHostRequest(pod);
+    history_->Record(request->cards > 0 ? 0 : request->memory_units,
+                     static_cast<uint32_t>(request->cards),
+                     host.ok() ? &*host : nullptr);
+  }
   if (!status.ok()) {
     PodUsage id = PodIdentity(pod);
     spdlog::error("pod {}: GCU assignment unreadable: {}", id.Key(),

@@ -18,6 +18,7 @@
 #include "contract/pod_request.h"
 #include "extender/card_cache.h"
 #include "extender/node_resources.h"
+#include "extender/request_mix.h"
 #include "json/field_tree.h"
 #include "kube/event_queue.h"
 #include "kube/informer.h"
@@ -71,9 +72,18 @@ class PodFeed : public kube::InformerHandler {
   // `events` (may be null) gets a Warning event, once, for a pod whose GCU
   // assignment cannot be read (it stays counted; see CardCache::UpsertPod).
   // `resources` (may be null) counts every pod's CPU and memory.
+  // `history` (may be null) gets the GCU request (and CPU/memory) of every
+  // pod the watch shows holding card memory, once per pod
+  // (CardCache::UpsertPod's first watched record): after a restart, the
+  // pods already running; then each pod bound, by any replica. The binpack
+  // policy measures fragmentation against it (ExtenderService).
   explicit PodFeed(CardCache* cache, kube::EventQueue* events = nullptr,
-                   NodeResources* resources = nullptr)
-      : cache_(cache), events_(events), resources_(resources) {}
+                   NodeResources* resources = nullptr,
+                   RequestHistory* history = nullptr)
+      : cache_(cache),
+        events_(events),
+        resources_(resources),
+        history_(history) {}
   // PodKeptForm(), remembering the request it computed for `pod` so that
   // the OnAdd/OnUpdate/OnUnkept the informer reports next for the same
   // object uses it instead of computing it again (one computation per pod
@@ -100,6 +110,7 @@ class PodFeed : public kube::InformerHandler {
   CardCache* const cache_;
   kube::EventQueue* const events_;
   NodeResources* const resources_;
+  RequestHistory* const history_;
   // What KeptForm() computed last, and for which object (not owned; only
   // compared). Informer thread only.
   const nlohmann::json* memo_pod_ = nullptr;

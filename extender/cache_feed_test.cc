@@ -11,6 +11,9 @@
 
 #include "extender/card_cache.h"
 #include "extender/node_resources.h"
+#include "extender/pod_usage.h"
+#include "extender/request_mix.h"
+#include "extender/testing/objects.h"
 #include "json/pruned_parse.h"
 
 namespace gcushare::extender {
@@ -169,6 +172,47 @@ TEST_F(CacheFeedTest, KeptFormRequestServesOnlyTheSameObject) {
   pods_.OnUnkept(plain);
   pods_.OnAdd(small);
   EXPECT_EQ(cache_.Pod(kUidA)->units, 4u);
+}
+
+// The request history (the binpack policy's mix) gets each GCU pod once,
+// when the watch first shows it holding card memory: not while it is
+// pending, not again for later events of it, and once for a pod our bind
+// reserved first (Assume) and the watch then showed bound.
+TEST(PodFeedHistoryTest, EachPodIsRecordedOnceWhenTheWatchShowsItHolding) {
+  CardCache cache;
+  RequestHistory history;
+  PodFeed feed(&cache, nullptr, nullptr, &history);
+  cache.UpsertNode(testing::SharingNode("n1", 2, 16));
+  const json pending = testing::MemoryPod("a", 4, "uid-a");
+  feed.OnAdd(pending);
+  EXPECT_TRUE(history.Mix()->empty());
+
+  const json bound = testing::Assigned(pending, "n1", {0}, 16);
+  feed.OnUpdate(pending, bound);
+  const std::shared_ptr<const RequestMix> one = history.Mix();
+  ASSERT_FALSE(one->empty());
+  EXPECT_EQ(one->SharedFragment(3), 3);  // 3 free units hold no 4-unit pod.
+  json later = bound;
+  later["metadata"]["resourceVersion"] = "99";
+  feed.OnUpdate(bound, later);
+  EXPECT_EQ(history.Mix(), one);  // Not recorded again: the same mix.
+
+  // Reserved by a bind first, then seen bound: recorded once.
+  PodUsage usage = PodIdentity(testing::MemoryPod("b", 8, "uid-b"));
+  usage.node = "n1";
+  usage.cards = {1};
+  usage.units = 8;
+  cache.Assume(usage);
+  EXPECT_EQ(history.Mix(), one);
+  const json b =
+      testing::Assigned(testing::MemoryPod("b", 8, "uid-b"), "n1", {1}, 16);
+  feed.OnAdd(b);
+  const std::shared_ptr<const RequestMix> two = history.Mix();
+  EXPECT_NE(two, one);
+  EXPECT_EQ(two->SharedFragment(3), 3);
+  EXPECT_EQ(two->SharedFragment(5), 2.5);  // Half the pods (4) fit in 5.
+  feed.OnUpdate(b, b);
+  EXPECT_EQ(history.Mix(), two);
 }
 
 }  // namespace

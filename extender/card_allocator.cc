@@ -51,14 +51,13 @@ NodeFree SumFree(const std::vector<CardUsage>& cards) {
 }
 
 // Fragmentation the shared pod of `units` adds on `card` of a node whose
-// free memory is `sum`.
+// free memory is `sum` (whose whole-card fragmentation is `before`).
 double SharedFragmentAdded(const RequestMix& mix, const NodeFree& sum,
-                           const CardUsage& card, uint64_t units) {
+                           double before, const CardUsage& card,
+                           uint64_t units) {
   const uint64_t free = card.Free();
   const uint64_t after = free - units;
   double added = mix.SharedFragment(after) - mix.SharedFragment(free);
-  const double before =
-      mix.WholeFragment(sum.partial_free, sum.untouched, sum.untouched_free);
   if (card.Untouched()) {
     added += mix.WholeFragment(sum.partial_free + after, sum.untouched - 1,
                                sum.untouched_free - free) -
@@ -75,6 +74,10 @@ StatusOr<Placement> PlaceShared(const std::vector<CardUsage>& cards,
                                 uint64_t units, Policy policy,
                                 const RequestMix& mix) {
   const NodeFree sum = SumFree(cards);
+  const double before = policy == Policy::kBinpack
+                            ? mix.WholeFragment(sum.partial_free, sum.untouched,
+                                                sum.untouched_free)
+                            : 0;
   const CardUsage* best = nullptr;
   std::array<double, 3> best_key{};
   double best_added = 0;
@@ -85,7 +88,7 @@ StatusOr<Placement> PlaceShared(const std::vector<CardUsage>& cards,
     if (policy == Policy::kBinpack) {
       // Least fragmentation added, then the tightest fit, then a card in
       // use over an untouched one.
-      added = SharedFragmentAdded(mix, sum, card, units);
+      added = SharedFragmentAdded(mix, sum, before, card, units);
       key = {-added, -static_cast<double>(card.Free() - units),
              card.Untouched() ? 0.0 : 1.0};
     } else {
@@ -146,10 +149,8 @@ StatusOr<Placement> PlaceWhole(const std::vector<CardUsage>& cards,
     if (card.healthy && card.Untouched()) free.push_back(&card);
   }
   if (free.size() < count) {
-    return FailedPreconditionError("insufficient free GCU cards: need " +
-                                   std::to_string(count) +
-                                   " entirely free healthy cards, " +
-                                   std::to_string(free.size()) + " free");
+    return FailedPreconditionError(
+        NotEnoughFreeCardsReason(count, free.size()));
   }
   Placement placement;
   uint64_t taken = 0;
@@ -183,6 +184,11 @@ StatusOr<Placement> PlaceWhole(const std::vector<CardUsage>& cards,
 }
 
 }  // namespace
+
+std::string NotEnoughFreeCardsReason(uint32_t count, size_t free) {
+  return "insufficient free GCU cards: need " + std::to_string(count) +
+         " entirely free healthy cards, " + std::to_string(free) + " free";
+}
 
 StatusOr<Policy> ParsePolicy(std::string_view text) {
   if (text == "binpack") return Policy::kBinpack;

@@ -46,6 +46,10 @@ namespace gcushare::extender {
 inline constexpr std::string_view kInsufficientMemoryReason =
     "insufficient GCU Memory in one gcu device";
 
+// The reason a whole-card request of `count` cards fails on a node with
+// only `free` entirely free healthy cards.
+std::string NotEnoughFreeCardsReason(uint32_t count, size_t free);
+
 enum class Policy { kBinpack, kSpread };
 
 // "binpack" / "spread"; anything else is InvalidArgument.

@@ -36,7 +36,9 @@ Status CardCache::UpsertPod(const nlohmann::json& pod) {
 }
 
 Status CardCache::UpsertPod(const nlohmann::json& pod,
-                            const StatusOr<contract::PodRequest>& request) {
+                            const StatusOr<contract::PodRequest>& request,
+                            bool* first_watched) {
+  if (first_watched != nullptr) *first_watched = false;
   auto usage = PodUsageFromPod(pod, request);
   PodUsage identity = PodIdentity(pod);
   std::unique_lock lock(mu_);
@@ -46,7 +48,8 @@ Status CardCache::UpsertPod(const nlohmann::json& pod,
   }
   if (usage->has_value()) {
     std::string problem = (*usage)->problem;
-    PutPodLocked(std::move(**usage));
+    const bool first = PutPodLocked(std::move(**usage));
+    if (first_watched != nullptr) *first_watched = first;
     if (!problem.empty()) {
       return InvalidArgumentError(
           problem + " (counted on " +
@@ -105,16 +108,20 @@ void CardCache::WithNodes(
     const {
   std::vector<const CachedNode*> nodes;
   nodes.reserve(names.size());
-  std::shared_lock lock(mu_);
   // Memory-bound (a slot, then the node, per name): the slots a few names
   // ahead and the fields judging reads are requested early.
   constexpr size_t kAhead = 8;
+  std::vector<uint64_t> hashes(names.size());  // Outside the lock.
+  for (size_t i = 0; i < names.size(); ++i) {
+    hashes[i] = NameIndex<const CachedNode>::Hash(names[i]);
+  }
+  std::shared_lock lock(mu_);
   for (size_t i = 0; i < names.size() && i < kAhead; ++i) {
-    index_.Prefetch(names[i]);
+    index_.Prefetch(hashes[i]);
   }
   for (size_t i = 0; i < names.size(); ++i) {
-    if (i + kAhead < names.size()) index_.Prefetch(names[i + kAhead]);
-    const CachedNode* node = index_.Find(names[i]);
+    if (i + kAhead < names.size()) index_.Prefetch(hashes[i + kAhead]);
+    const CachedNode* node = index_.Find(names[i], hashes[i]);
     if (node != nullptr) {
       __builtin_prefetch(&node->version);
       __builtin_prefetch(&node->view.problem);
@@ -211,7 +218,7 @@ void Hold(const PodUsage& pod, std::vector<CardUsage>& cards) {
 
 }  // namespace
 
-void CardCache::PutPodLocked(PodUsage usage) {
+bool CardCache::PutPodLocked(PodUsage usage) {
   auto it = pods_.find(usage.uid);
   if (it == pods_.end()) {
     // A new record only adds to its node: counted there without recounting
@@ -227,8 +234,9 @@ void CardCache::PutPodLocked(PodUsage usage) {
       Hold(pod, node->second.cards);
       TouchLocked(node->second);
     }
-    return;
+    return !pod.assumed;
   }
+  const bool first = it->second.assumed && !usage.assumed;
   const std::string uid = usage.uid;
   const std::string old_node = it->second.node;
   std::string node = usage.node;
@@ -239,6 +247,7 @@ void CardCache::PutPodLocked(PodUsage usage) {
   }
   pods_by_node_[node].insert(uid);
   RecountLocked(node);
+  return first;
 }
 
 void CardCache::ErasePodLocked(std::string uid) {

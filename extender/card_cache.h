@@ -63,8 +63,12 @@ class CardCache {
   // (not counted).
   Status UpsertPod(const nlohmann::json& pod);
   // The same with contract::ComputePodRequest(pod) already computed.
+  // `first_watched` (may be null) tells whether this made the pod's first
+  // record from the watch: it held nothing before, or only a reservation
+  // of our bind (Assume). Once per pod while it holds memory.
   Status UpsertPod(const nlohmann::json& pod,
-                   const StatusOr<contract::PodRequest>& request);
+                   const StatusOr<contract::PodRequest>& request,
+                   bool* first_watched = nullptr);
   void RemovePod(const nlohmann::json& pod);
 
   // Reserves `usage` (assumed=true) for a bind in flight. Replaces an
@@ -119,7 +123,9 @@ class CardCache {
 
  private:
   // All Locked: callers hold mu_ exclusively.
-  void PutPodLocked(PodUsage usage);
+  // True when `usage`, from the watch, is the pod's first watched record
+  // (none before, or an assumed one).
+  bool PutPodLocked(PodUsage usage);
   uint64_t AssumeLocked(PodUsage usage);
   void ErasePodLocked(
       std::string uid);  // By value: callers pass keys it erases.

@@ -31,32 +31,8 @@ std::string OutrankedReason(const std::string& best) {
          " holds this pod with less card memory stranded";
 }
 
-// The verdicts of one request's candidates, in the scheduler's order
-// (nodes looked up and judged under one read lock of the cache, through the
-// memo; the verdicts live as long as `memo`).
+// The verdicts of one request's candidates, in the scheduler's order.
 using Verdicts = std::vector<const NodeVerdict*>;
-
-Verdicts JudgeAll(const CardCache& cache, VerdictMemo::Table& memo,
-                  const std::vector<std::string>& names,
-                  const std::vector<std::optional<HostRequest>>* node_free) {
-  Verdicts verdicts;
-  cache.WithNodes(names, [&](const std::vector<const CachedNode*>& nodes) {
-    verdicts = memo.GetAll(nodes, node_free);
-  });
-  return verdicts;
-}
-
-// The best rank among the fitting verdicts; null when none fits.
-const Placement* BestPlacement(const Verdicts& verdicts) {
-  const Placement* best = nullptr;
-  for (const NodeVerdict* verdict : verdicts) {
-    if (verdict->fits &&
-        (best == nullptr || verdict->placement.rank > best->rank)) {
-      best = &verdict->placement;
-    }
-  }
-  return best;
-}
 
 }  // namespace
 
@@ -64,13 +40,15 @@ ExtenderService::ExtenderService(CardCache* cache, kube::KubeClient* client,
                                  base::Clock* clock, Policy policy,
                                  metrics::Registry* registry,
                                  FilterRecord* filter_record,
-                                 const NodeResources* resources)
+                                 const NodeResources* resources,
+                                 const RequestHistory* history)
     : cache_(cache),
       client_(client),
       clock_(clock),
       policy_(policy),
       filter_record_(filter_record),
       resources_(resources),
+      history_(history != nullptr ? history : &own_history_),
       bind_failures_(registry->AddCounter(
           "gcushare_extender_bind_failures_total",
           "Binds answered with an error, by stage (request, pod, refused, "
@@ -96,14 +74,46 @@ std::optional<HostFit> ExtenderService::HostOn(
 ExtenderService::Judged ExtenderService::JudgeCandidates(
     const nlohmann::json& pod, const contract::PodRequest& request,
     const std::vector<std::string>& names) const {
-  const std::optional<HostRequest> pod_host = PodHost(pod);
-  std::vector<std::optional<HostRequest>> node_free;
-  if (pod_host.has_value()) node_free = resources_->FreeOf(names);
   Judged judged;
-  judged.memo = memo_.For(request, policy_, history_.Mix(), pod_host);
-  judged.verdicts =
-      JudgeAll(*cache_, *judged.memo, names, pod_host ? &node_free : nullptr);
+  std::shared_ptr<const RequestMix> mix = history_->Mix();
+  judged.memo = memo_.For(request, policy_, mix, cache_->node_count());
+  // Nodes looked up and judged under one read lock of the cache.
+  cache_->WithNodes(names, [&](const std::vector<const CachedNode*>& nodes) {
+    judged.verdicts = judged.memo->GetAll(nodes);
+  });
+  if (policy_ != Policy::kBinpack || !mix->knows_host()) return judged;
+  const std::optional<HostRequest> pod_host = PodHost(pod);
+  if (!pod_host.has_value()) return judged;
+  // Host figures of the fitting candidates only.
+  std::vector<size_t> fitting;
+  std::vector<std::string_view> fitting_names;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (judged.verdicts[i]->fits) {
+      fitting.push_back(i);
+      fitting_names.push_back(names[i]);
+    }
+  }
+  if (fitting.empty()) return judged;
+  const std::vector<std::optional<HostRequest>> free =
+      resources_->FreeOf(fitting_names);
+  judged.penalty.assign(names.size(), 0);
+  for (size_t k = 0; k < fitting.size(); ++k) {
+    if (!free[k].has_value()) continue;
+    judged.penalty[fitting[k]] =
+        HostRankPenalty(*judged.verdicts[fitting[k]], policy_, mix.get(),
+                        HostFit{*free[k], *pod_host});
+  }
   return judged;
+}
+
+std::optional<std::array<double, 3>> ExtenderService::Judged::BestRank() const {
+  std::optional<std::array<double, 3>> best;
+  for (size_t i = 0; i < verdicts.size(); ++i) {
+    if (!verdicts[i]->fits) continue;
+    const std::array<double, 3> rank = Rank(i);
+    if (!best.has_value() || rank > *best) best = rank;
+  }
+  return best;
 }
 
 HttpReply ExtenderService::Filter(std::string_view body) const {
@@ -128,14 +138,14 @@ HttpReply ExtenderService::Filter(std::string_view body) const {
   // (FailedAndUnresolvableNodes): the pod fits there already, so evicting
   // pods could not help, and kube-scheduler's preemption must not pick
   // victims on them (docs/protocols.md). Spread: every fitting node passes.
-  const Placement* best = BestPlacement(verdicts);
+  const std::optional<std::array<double, 3>> best = judged.BestRank();
   std::vector<std::string> passed;
   std::vector<FailedNode> failed, unresolvable;
   std::string outranked;  // Built once; the answer borrows it.
   for (size_t i = 0; i < names.size(); ++i) {
     const NodeVerdict& verdict = *verdicts[i];
     if (verdict.fits &&
-        (policy_ == Policy::kSpread || verdict.placement.rank == best->rank)) {
+        (policy_ == Policy::kSpread || judged.Rank(i) == *best)) {
       if (passed.empty()) outranked = OutrankedReason(names[i]);
       passed.push_back(names[i]);
     }
@@ -143,7 +153,7 @@ HttpReply ExtenderService::Filter(std::string_view body) const {
   for (size_t i = 0; i < names.size(); ++i) {
     const NodeVerdict& verdict = *verdicts[i];
     if (verdict.fits) {
-      if (policy_ != Policy::kSpread && verdict.placement.rank != best->rank) {
+      if (policy_ != Policy::kSpread && judged.Rank(i) != *best) {
         unresolvable.push_back({names[i], outranked});
       }
     } else if (verdict.unresolvable) {
@@ -186,14 +196,12 @@ HttpReply ExtenderService::Prioritize(std::string_view body) const {
   // 0..10 per candidate (0 where the pod does not fit): binpack gives 10 to
   // the best-ranked nodes and at most 9 to the others; spread the
   // placement's score.
-  const Placement* best = BestPlacement(verdicts);
+  const std::optional<std::array<double, 3>> best = judged.BestRank();
   for (size_t i = 0; i < names.size(); ++i) {
     const NodeVerdict& verdict = *verdicts[i];
     int64_t score = verdict.fits ? verdict.placement.score : 0;
     if (verdict.fits && policy_ == Policy::kBinpack) {
-      score = verdict.placement.rank == best->rank
-                  ? 10
-                  : std::min(score, int64_t{9});
+      score = judged.Rank(i) == *best ? 10 : std::min(score, int64_t{9});
     }
     scores.emplace_back(std::move(names[i]), score);
   }
@@ -212,7 +220,7 @@ HttpReply ExtenderService::PrioritizePlain(std::string_view body) const {
     for (const std::string& name : names) scores.emplace_back(name, 0);
     return Ok(EncodeHostPriorityList(scores));
   }
-  std::shared_ptr<const RequestMix> mix = history_.Mix();
+  std::shared_ptr<const RequestMix> mix = history_->Mix();
   // Ranks of the sharing nodes with known host figures; fixed scores for
   // the others.
   std::vector<std::pair<size_t, std::array<double, 3>>> ranked;
@@ -296,7 +304,7 @@ Status ExtenderService::BindPod(const BindingArgs& args) {
   }
 
   // Choose and reserve atomically with respect to other binds.
-  std::shared_ptr<const RequestMix> mix = history_.Mix();
+  std::shared_ptr<const RequestMix> mix = history_->Mix();
   const std::optional<HostRequest> pod_host = PodHost(*pod);
   const std::optional<HostFit> host = HostOn(args.node, pod_host);
   usage.node = args.node;
@@ -384,8 +392,10 @@ Status ExtenderService::BindPod(const BindingArgs& args) {
                                                               now_node + ")"));
     }
   }
-  history_.Record(usage.units, usage.whole ? usage.cards.size() : 0,
-                  pod_host ? &*pod_host : nullptr);
+  if (history_ == &own_history_) {  // Else the pod watch records it.
+    own_history_.Record(usage.units, usage.whole ? usage.cards.size() : 0,
+                        pod_host ? &*pod_host : nullptr);
+  }
   std::string message =
       usage.whole
           ? "Assigned whole GCU card(s) " +

@@ -15,9 +15,11 @@
 //   no layout, unknown unit, request larger than any card, mixed request);
 // - prioritize: 0..10 per candidate from CardAllocator (binpack: 10 for
 //   the best-ranked);
-// The binpack policy measures fragmentation against the requests of the
-// pods this service has bound (RequestHistory; it starts empty at each
-// start, where binpack is best fit) and, with a NodeResources, weighs the
+// The binpack policy measures fragmentation against a RequestHistory: the
+// GCU pods the pod watch showed holding card memory (PodFeed; so a
+// restarted or second replica judges with the cluster's mix), or, without
+// one, the pods this service has bound (it starts empty, where binpack is
+// best fit) and, with a NodeResources, weighs the
 // card memory a pod strands by taking a node's CPU or memory (HostFit):
 // filter, prioritize and bind then rank as the replay's `default` policy.
 // - bind: refuses (changing nothing) a pod that asks for no GCU resource,
@@ -39,6 +41,7 @@
 #ifndef GCUSHARE_EXTENDER_EXTENDER_SERVICE_H_
 #define GCUSHARE_EXTENDER_EXTENDER_SERVICE_H_
 
+#include <array>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -71,11 +74,15 @@ class ExtenderService {
   // `filter_record` (may be null: bind then requires no earlier filter)
   // is written by Filter() and read by Bind(). `resources` (may be null:
   // no host figures) is read by all three verbs; borrowed, thread-safe.
+  // `history` (may be null: the service keeps one of its own and records
+  // each pod it binds there) is the binpack policy's request history, fed
+  // by the caller (PodFeed); borrowed, thread-safe.
   ExtenderService(CardCache* cache, kube::KubeClient* client,
                   base::Clock* clock, Policy policy,
                   metrics::Registry* registry,
                   FilterRecord* filter_record = nullptr,
-                  const NodeResources* resources = nullptr);
+                  const NodeResources* resources = nullptr,
+                  const RequestHistory* history = nullptr);
 
   HttpReply Filter(std::string_view body) const;
   HttpReply Prioritize(std::string_view body) const;
@@ -121,13 +128,25 @@ class ExtenderService {
   // unknown.
   std::optional<HostFit> HostOn(const std::string& node,
                                 const std::optional<HostRequest>& pod) const;
-  // Filter's and prioritize's verdicts for `names`, in order, with the
-  // pod's and each candidate's CPU/memory read once (HostFit in
-  // node_verdict.h; part of the memo's keys). The verdicts live in the
-  // returned memo table: keep it while reading them.
+  // Filter's and prioritize's verdicts for `names`, in order: the card
+  // part through the memo (JudgeCards, kept per node version), then each
+  // fitting candidate's host figures read now (HostRankPenalty; the pod's
+  // CPU/memory read once). The verdicts live in the memo table: keep it
+  // while reading them.
   struct Judged {
     std::shared_ptr<VerdictMemo::Table> memo;
     std::vector<const NodeVerdict*> verdicts;
+    // Per candidate, what its host figures take off its verdict's rank[0];
+    // empty when none do.
+    std::vector<double> penalty;
+    // Candidate i's rank: Judge()'s placement.rank with its host figures.
+    std::array<double, 3> Rank(size_t i) const {
+      std::array<double, 3> rank = verdicts[i]->placement.rank;
+      if (!penalty.empty()) rank[0] -= penalty[i];
+      return rank;
+    }
+    // The best Rank() among the fitting candidates; nullopt when none fits.
+    std::optional<std::array<double, 3>> BestRank() const;
   };
   Judged JudgeCandidates(const nlohmann::json& pod,
                          const contract::PodRequest& request,
@@ -139,7 +158,9 @@ class ExtenderService {
   FilterRecord* const filter_record_;
   const NodeResources* const resources_;
   PodLocks pod_locks_;
-  RequestHistory history_;  // Pods bound by Bind(); thread-safe.
+  // Pods bound by Bind(), when no history was given; thread-safe.
+  RequestHistory own_history_;
+  const RequestHistory* const history_;  // &own_history_ or the given one.
   // Filter's and prioritize's verdicts by node version; thread-safe. Bind
   // judges afresh under the cache's exclusive lock.
   mutable VerdictMemo memo_;

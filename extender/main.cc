@@ -149,7 +149,10 @@ int Run(int argc, char** argv) {
   NodeFeed node_feed(&cache, &resources);
   kube::EventQueue events(&api, std::string(contract::kExtenderName));
   events.Start();
-  PodFeed pod_feed(&cache, &events, &resources);
+  // The binpack policy's request mix: every GCU pod the watch shows
+  // holding card memory (the running ones at start, then each bound).
+  RequestHistory history;
+  PodFeed pod_feed(&cache, &events, &resources, &history);
   kube::InformerOptions node_options;
   node_options.label_selector = std::string(contract::kSharingNodeLabel) + "=" +
                                 std::string(contract::kSharingNodeLabelValue);
@@ -171,7 +174,7 @@ int Run(int argc, char** argv) {
                              std::chrono::minutes(10));
   ExtenderService service(&cache, &api, &clock, *policy, &registry,
                           bind_requires_filter ? &filter_record : nullptr,
-                          &resources);
+                          &resources, &history);
   HttpServerOptions server_options;
   server_options.address = address;
   server_options.port = port;

@@ -5,7 +5,9 @@
 #include <list>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
+#include <vector>
 
 namespace gcushare::extender {
 namespace {
@@ -97,6 +99,30 @@ TEST(NameIndexTest, AgreesWithAMapThroughRandomInsertsAndErases) {
       ASSERT_EQ(index.size(), reference.size());
     }
   }
+}
+
+// Hash() spreads names that differ in one byte anywhere (node names differ
+// in their last digits) over the low bits the slot is chosen by, about as
+// a random function would; Find() with a precomputed hash is Find().
+TEST(NameIndexTest, HashSpreadsSimilarNamesOverTheLowBits) {
+  std::vector<std::string> names;
+  for (int i = 0; i < 5000; ++i) names.push_back("node-" + std::to_string(i));
+  for (int i = 0; i < 64; ++i) {
+    names.push_back(std::string(i, 'x') + "y" + std::string(63 - i, 'x'));
+  }
+  std::set<uint64_t> low;
+  for (const std::string& name : names) {
+    low.insert(NameIndex<int>::Hash(name) & 8191);
+  }
+  // A random function fills about 8192 * (1 - exp(-5064 / 8192)) = 3,780.
+  EXPECT_GT(low.size(), 3500u);
+  NameIndex<const std::string> index;
+  for (const std::string& name : names) index.Insert(name, &name);
+  for (const std::string& name : names) {
+    ASSERT_EQ(index.Find(name, NameIndex<const std::string>::Hash(name)),
+              &name);
+  }
+  EXPECT_EQ(index.Find("node-5000"), nullptr);
 }
 
 }  // namespace

@@ -282,9 +282,13 @@ std::optional<HostRequest> NodeResources::Free(std::string_view name) const {
 }
 
 std::vector<std::optional<HostRequest>> NodeResources::FreeOf(
-    const std::vector<std::string>& nodes) const {
+    const std::vector<std::string_view>& nodes) const {
   std::vector<std::optional<HostRequest>> out(nodes.size());
   std::vector<const Node*> found(nodes.size());
+  std::vector<uint64_t> hashes(nodes.size());  // Outside the lock.
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    hashes[i] = NameIndex<Node>::Hash(nodes[i]);
+  }
   std::lock_guard<std::mutex> lock(mu_);
   // Memory-bound: first every name's slot (those of the next few names
   // load while one is read), requesting each node's figures; then the
@@ -292,11 +296,11 @@ std::vector<std::optional<HostRequest>> NodeResources::FreeOf(
   // cache miss per name: a tenth of a filter's CPU).
   constexpr size_t kAhead = 8;
   for (size_t i = 0; i < nodes.size() && i < kAhead; ++i) {
-    index_.Prefetch(nodes[i]);
+    index_.Prefetch(hashes[i]);
   }
   for (size_t i = 0; i < nodes.size(); ++i) {
-    if (i + kAhead < nodes.size()) index_.Prefetch(nodes[i + kAhead]);
-    found[i] = index_.Find(nodes[i]);
+    if (i + kAhead < nodes.size()) index_.Prefetch(hashes[i + kAhead]);
+    found[i] = index_.Find(nodes[i], hashes[i]);
     if (found[i] != nullptr) __builtin_prefetch(&found[i]->requested);
   }
   for (size_t i = 0; i < nodes.size(); ++i) {

@@ -72,7 +72,7 @@ class NodeResources {
   std::optional<HostRequest> Free(std::string_view node) const;
   // Free() of each of `nodes`, in order, under one lock.
   std::vector<std::optional<HostRequest>> FreeOf(
-      const std::vector<std::string>& nodes) const;
+      const std::vector<std::string_view>& nodes) const;
   size_t pod_count() const;
 
  private:

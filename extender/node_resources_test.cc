@@ -84,7 +84,7 @@ TEST(NodeResourcesTest, FreeOfAgreesWithFreeForEveryName) {
   ASSERT_TRUE(resources.UpsertPod(PodObject(kUid2, "node-3", "1", "1Gi")).ok());
   names.push_back("absent");
   names.push_back("node-1");
-  const auto free = resources.FreeOf(names);
+  const auto free = resources.FreeOf({names.begin(), names.end()});
   ASSERT_EQ(free.size(), names.size());
   for (size_t i = 0; i < names.size(); ++i) {
     const auto one = resources.Free(names[i]);

@@ -22,4 +22,8 @@ bool SharedFitsNowhere(const NodeSummary& summary, uint64_t units) {
          units > summary.largest_free;
 }
 
+bool WholeFitsNowhere(const NodeSummary& summary, uint64_t cards) {
+  return cards > 0 && cards <= summary.cards && summary.untouched < cards;
+}
+
 }  // namespace gcushare::extender

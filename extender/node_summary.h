@@ -36,6 +36,13 @@ NodeSummary Summarize(const std::vector<CardUsage>& cards);
 // when another check comes first (larger than any card).
 bool SharedFitsNowhere(const NodeSummary& summary, uint64_t units);
 
+// Whether a whole-card request of `cards` (> 0) fails on a node with
+// `summary` for the reason Place() gives (NotEnoughFreeCardsReason with
+// summary.untouched free): the node has that many cards, but fewer of
+// them entirely free and healthy. False when Place() must decide or
+// another check comes first (more cards than the node has).
+bool WholeFitsNowhere(const NodeSummary& summary, uint64_t cards);
+
 }  // namespace gcushare::extender
 
 #endif  // GCUSHARE_EXTENDER_NODE_SUMMARY_H_

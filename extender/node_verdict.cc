@@ -102,6 +102,27 @@ double HostFragmentAdded(double usable_before, double usable_after,
 
 NodeVerdict Judge(const CachedNode* node, const contract::PodRequest& request,
                   Policy policy, const RequestMix* mix, const HostFit* host) {
+  NodeVerdict verdict = JudgeCards(node, request, policy, mix);
+  if (verdict.fits && host != nullptr) {
+    verdict.placement.rank[0] -= HostRankPenalty(verdict, policy, mix, *host);
+  }
+  return verdict;
+}
+
+double HostRankPenalty(const NodeVerdict& verdict, Policy policy,
+                       const RequestMix* mix, const HostFit& host) {
+  if (!verdict.fits || policy != Policy::kBinpack || mix == nullptr ||
+      !mix->knows_host()) {
+    return 0;
+  }
+  return kHostFragmentWeight * HostFragmentAdded(verdict.usable_before,
+                                                 verdict.usable_after, host,
+                                                 mix);
+}
+
+NodeVerdict JudgeCards(const CachedNode* node,
+                       const contract::PodRequest& request, Policy policy,
+                       const RequestMix* mix) {
   NodeVerdict verdict;
   verdict.unresolvable = true;
   if (request.Mixed()) {
@@ -152,13 +173,9 @@ NodeVerdict Judge(const CachedNode* node, const contract::PodRequest& request,
     verdict.reason = placement.status().message();
     return verdict;
   }
-  if (policy == Policy::kBinpack && host != nullptr && mix != nullptr &&
-      mix->knows_host()) {
-    double before = 0, after = 0;
+  if (policy == Policy::kBinpack && mix != nullptr && mix->knows_host()) {
     UsableCardUnitsBeforeAfter(node->cards, placement->cards, request, *mix,
-                               &before, &after);
-    placement->rank[0] -=
-        kHostFragmentWeight * HostFragmentAdded(before, after, *host, mix);
+                               &verdict.usable_before, &verdict.usable_after);
   }
   verdict.fits = true;
   verdict.unresolvable = false;

@@ -18,6 +18,11 @@ struct NodeVerdict {
   bool unresolvable = false;
   std::string reason;   // When !fits.
   Placement placement;  // When fits.
+  // When fits, under kBinpack with a mix that knows host requests: the
+  // node's UsableCardUnits() before and after the placement, what the host
+  // figures weigh (HostRankPenalty); 0 otherwise.
+  double usable_before = 0;
+  double usable_after = 0;
 };
 
 // A node's host resources as the binpack policy weighs them: what is free
@@ -39,6 +44,21 @@ struct HostFit {
 NodeVerdict Judge(const CachedNode* node, const contract::PodRequest& request,
                   Policy policy, const RequestMix* mix = nullptr,
                   const HostFit* host = nullptr);
+
+// Judge() in two parts, so that the card part, which depends on the node's
+// cards and view alone, can be kept per node version (VerdictMemo) while
+// the host figures, which move with every pod bound to the node, are read
+// per request: Judge(node, request, policy, mix, host) is JudgeCards() with
+// HostRankPenalty() taken off placement.rank[0] (when it fits), exactly.
+NodeVerdict JudgeCards(const CachedNode* node,
+                       const contract::PodRequest& request, Policy policy,
+                       const RequestMix* mix = nullptr);
+// What `host` takes off a fitting JudgeCards() verdict's rank[0]: under
+// kBinpack with a mix that knows host requests, the card memory the pod
+// strands through host resources (HostFragmentAdded), weighted 50 per
+// unit; else 0.
+double HostRankPenalty(const NodeVerdict& verdict, Policy policy,
+                       const RequestMix* mix, const HostFit& host);
 
 // Card memory a pod strands through host resources on a node whose cards'
 // usable free memory (UsableCardUnits) goes from `usable_before` to

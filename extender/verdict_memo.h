@@ -1,29 +1,33 @@
 // VerdictMemo: verdicts already judged, so that a node that has not changed
 // is not judged again for a pod of the same shape. kube-scheduler calls
-// filter and then prioritize for the same pod in one scheduling cycle, and
-// pods of one shape (the same request) follow each other; each judges a few
-// hundred nodes (about 2 us each under binpack, //extender:scale_benchmark).
+// filter and then prioritize for the same pod in one scheduling cycle,
+// pods of one shape (the same request) follow each other, and the windows
+// of candidates it sends rotate through the cluster, so a node is met
+// again for a shape seen before; each request judges a few hundred nodes
+// (about 0.3 us each under binpack, //extender:scale_benchmark).
 //
 // A verdict depends on the node's cards and view, the request's memory units
 // and card count, the policy and the request mix, and nothing else
 // (node_verdict.h). The cache gives every change of a node a version never
 // used before (CachedNode::version; 0 for a node it does not hold), so
 // (shape, policy, mix, version) names a verdict exactly: a memoized verdict
-// is the one Judge() would return now.
+// is the one JudgeCards() would return now.
 //
-// Memory: at most kShapes tables of about 2 x (nodes judged) verdicts each
-// (at least 1024); a table that grows past that (stale versions) is
-// replaced by an empty one, and freed when the last request using it ends.
+// Memory: at most kShapes tables (the most recently used shapes) of at most
+// 2 x (nodes in the cache) verdicts each (at least 1024; a verdict with its
+// slot is about 170 bytes: 0.9 MiB for a shape met on all of 5,000 nodes);
+// a table that grows past that (stale versions) is replaced by an empty
+// one, and freed when the last request using it ends.
 //
 // Thread-safety: all methods are safe for concurrent use (a table's lock is
 // held for a request's lookups or inserts, never while judging). Verdicts
 // are immutable once stored.
 //
-// Judge() also reads host figures (node_verdict.h HostFit): the node's free
-// CPU/memory (extender/node_resources.h) and the pod's CPU/memory request.
-// The pod's request is part of the table's shape; the node's free figures
-// are part of each verdict's key, beside the version, so a verdict is
-// reused only while both are exactly as they were judged.
+// The memo holds JudgeCards() verdicts (node_verdict.h): the host figures
+// (the node's free CPU/memory and the pod's request) move with every pod
+// bound to the node, plain pods included, so they are not part of a
+// verdict; the caller takes HostRankPenalty() off each fitting verdict's
+// rank per request.
 #ifndef GCUSHARE_EXTENDER_VERDICT_MEMO_H_
 #define GCUSHARE_EXTENDER_VERDICT_MEMO_H_
 
@@ -51,46 +55,41 @@ class VerdictMemo {
   // is replaced by VerdictMemo::For().
   class Table {
    public:
-    // The verdicts for `nodes` (null: not cached), in order, judged now
-    // where not known; one shared lock for the lookups, one exclusive for
-    // the inserts, and the judging between them unlocked. `node_free`
-    // (may be null; else one entry per node, nullopt where unknown) holds
-    // each node's free CPU/memory, judged with the table's pod host
-    // request. Call under the cache's read lock (the nodes must stay as
-    // they are).
+    // The JudgeCards() verdicts for `nodes` (null: not cached), in order,
+    // judged now where not known; one shared lock for the lookups, one
+    // exclusive for the inserts, and the judging between them unlocked.
+    // Call under the cache's read lock (the nodes must stay as they are).
     std::vector<const NodeVerdict*> GetAll(
-        const std::vector<const CachedNode*>& nodes,
-        const std::vector<std::optional<HostRequest>>* node_free = nullptr);
+        const std::vector<const CachedNode*>& nodes);
     // GetAll() of one node.
-    const NodeVerdict* Get(const CachedNode* node,
-                           const std::optional<HostRequest>& free = {});
+    const NodeVerdict* Get(const CachedNode* node);
 
    private:
     friend class VerdictMemo;
-    // What names a verdict within a table: the node's version and, when
-    // host figures are judged, its free CPU/memory.
-    struct Key {
-      uint64_t version = 0;
-      bool host = false;
-      int64_t free_cpu_milli = 0;
-      int64_t free_memory = 0;
-      bool operator==(const Key&) const = default;
-    };
-    Key KeyOf(const CachedNode* node,
-              const std::optional<HostRequest>& free) const;
+    // What names a verdict within a table: the node's version
+    // (CachedNode::version; 0 for a node not cached).
+    using Key = uint64_t;
+    static Key KeyOf(const CachedNode* node);
     // Where `key` is (or would go) in slots_; mu_ held.
-    size_t SlotLocked(const Key& key) const;
-    void InsertLocked(const Key& key, const NodeVerdict* verdict);
+    size_t SlotLocked(Key key) const;
+    void InsertLocked(Key key, const NodeVerdict* verdict);
     // Sizes slots_ once for `count` verdicts (at most half full).
     void ReserveLocked(size_t count);
+    // JudgeCards()'s verdict for `node` when its NodeSummary alone rules the
+    // request out (a shared request no card's free memory holds, or more
+    // whole cards than are free), never stored in slots_; else null.
+    const NodeVerdict* RuledOut(const CachedNode* node) const;
 
     uint64_t memory_units = 0;
     uint64_t cards = 0;
     Policy policy = Policy::kBinpack;
     std::shared_ptr<const RequestMix> mix;
-    contract::PodRequest request;         // Judged with (containers unused).
-    std::optional<HostRequest> pod_host;  // The pod's CPU/memory, if known.
-    size_t limit = 0;                     // Verdicts before For() replaces it.
+    contract::PodRequest request;  // Judged with (containers unused).
+    // A whole-card request's verdict on a node with [i] free cards, for
+    // i < request.cards; immutable once For() built it.
+    std::vector<NodeVerdict> too_few_free_;
+    // Verdicts before For() replaces it; guarded by VerdictMemo::mu_.
+    size_t limit = 0;
 
     mutable std::shared_mutex mu_;
     // The verdicts judged by each GetAll(), one block per call (one
@@ -102,14 +101,15 @@ class VerdictMemo {
     std::vector<std::pair<Key, const NodeVerdict*>> slots_;
   };
 
-  // The table for `request`'s shape (with the pod's CPU/memory `pod_host`,
-  // nullopt when unknown) under `policy` and `mix` (may be null).
+  // The table for `request`'s shape under `policy` and `mix` (may be
+  // null). `nodes`: how many nodes the cache holds (a table may hold twice
+  // that, at least 1024, before it is replaced by an empty one).
   std::shared_ptr<Table> For(const contract::PodRequest& request, Policy policy,
                              std::shared_ptr<const RequestMix> mix,
-                             const std::optional<HostRequest>& pod_host = {});
+                             size_t nodes = 0);
 
  private:
-  static constexpr size_t kShapes = 8;
+  static constexpr size_t kShapes = 24;
   std::mutex mu_;
   // Most recently used last; guarded by mu_.
   std::vector<std::shared_ptr<Table>> tables_;

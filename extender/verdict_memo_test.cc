@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <memory>
 #include <string>
 
@@ -203,12 +204,39 @@ TEST(VerdictMemoTest, NodesRuledOutBySummaryGetJudgesVerdict) {
     }
   }
   EXPECT_GT(ruled_out, 20);  // The summary's path was taken.
+
+  // Whole-card requests: more cards than are free is ruled out too.
+  int whole_ruled_out = 0;
+  cache.UpsertNode(SharingNode("empty", 4, 16));
+  const std::vector<std::string> more = {"full",  "sick",  "small",
+                                         "whole", "empty", "none"};
+  for (uint64_t cards = 1; cards <= 5; ++cards) {
+    for (const Policy policy : {Policy::kBinpack, Policy::kSpread}) {
+      contract::PodRequest request;
+      request.cards = cards;
+      auto table = memo.For(request, policy, mix);
+      cache.WithNodes(more, [&](const std::vector<const CachedNode*>& nodes) {
+        const std::vector<const NodeVerdict*> verdicts = table->GetAll(nodes);
+        for (size_t i = 0; i < nodes.size(); ++i) {
+          SCOPED_TRACE(more[i] + " cards " + std::to_string(cards));
+          ExpectSame(
+              {*verdicts[i], Judge(nodes[i], request, policy, mix.get())});
+          if (nodes[i] != nullptr &&
+              WholeFitsNowhere(nodes[i]->summary, cards)) {
+            ++whole_ruled_out;
+          }
+        }
+      });
+    }
+  }
+  EXPECT_GT(whole_ruled_out, 10);
 }
 
-// Host figures (node_verdict.h HostFit) are part of a verdict's key: a node
-// whose free CPU changed without a change of its cards is judged afresh,
-// and a pod of another CPU request gets a table of its own.
-TEST(VerdictMemoTest, FreeCpuOfTheNodeAndThePodsCpuAreInTheKey) {
+// Host figures (node_verdict.h HostFit) are not part of a memoized
+// verdict: the memo's JudgeCards() verdict less HostRankPenalty() is
+// Judge()'s with the host figures, whatever the node's free CPU or the
+// pod's request, so one table serves them all.
+TEST(VerdictMemoTest, HostFiguresAreTakenOffTheMemoizedVerdict) {
   CardCache cache;
   VerdictMemo memo;
   RequestHistory history;
@@ -217,32 +245,35 @@ TEST(VerdictMemoTest, FreeCpuOfTheNodeAndThePodsCpuAreInTheKey) {
   std::shared_ptr<const RequestMix> mix = history.Mix();
   ASSERT_TRUE(mix->knows_host());
   const contract::PodRequest request = Shared(4);
-  const HostRequest pod{8000, 32};
-  auto table = memo.For(request, Policy::kBinpack, mix, pod);
+  auto table = memo.For(request, Policy::kBinpack, mix);
   cache.UpsertNode(SharingNode("n1", 4, 16));
   cache.Visit({"n1"}, [&](const std::string&, const CachedNode* node) {
-    for (const HostRequest free :
-         {HostRequest{64000, 512}, HostRequest{12000, 512},
-          HostRequest{64000, 512}}) {
-      const NodeVerdict memoized = *table->Get(node, free);
-      const HostFit host{free, pod};
-      const NodeVerdict judged =
-          Judge(node, request, Policy::kBinpack, mix.get(), &host);
-      EXPECT_EQ(memoized.fits, judged.fits);
-      EXPECT_EQ(memoized.placement.rank, judged.placement.rank);
-      EXPECT_EQ(memoized.placement.score, judged.placement.score);
+    const NodeVerdict& memoized = *table->Get(node);
+    ASSERT_TRUE(memoized.fits);
+    for (const HostRequest pod : {HostRequest{8000, 32}, HostRequest{500, 1}}) {
+      for (const HostRequest free :
+           {HostRequest{64000, 512}, HostRequest{12000, 512},
+            HostRequest{64000, 512}}) {
+        const HostFit host{free, pod};
+        const NodeVerdict judged =
+            Judge(node, request, Policy::kBinpack, mix.get(), &host);
+        std::array<double, 3> rank = memoized.placement.rank;
+        rank[0] -= HostRankPenalty(memoized, Policy::kBinpack, mix.get(), host);
+        EXPECT_EQ(memoized.fits, judged.fits);
+        EXPECT_EQ(rank, judged.placement.rank);
+        EXPECT_EQ(memoized.placement.score, judged.placement.score);
+        EXPECT_EQ(memoized.placement.cards, judged.placement.cards);
+      }
     }
-    // The tight node ranks below the roomy one (so the key must tell them
-    // apart for the check above to mean anything).
+    // The tight node ranks below the roomy one (so the penalty must tell
+    // them apart for the check above to mean anything).
+    const HostRequest pod{8000, 32};
     const HostFit roomy{{64000, 512}, pod}, tight{{12000, 512}, pod};
-    EXPECT_GT(Judge(node, request, Policy::kBinpack, mix.get(), &roomy)
-                  .placement.rank,
-              Judge(node, request, Policy::kBinpack, mix.get(), &tight)
-                  .placement.rank);
+    EXPECT_LT(HostRankPenalty(memoized, Policy::kBinpack, mix.get(), roomy),
+              HostRankPenalty(memoized, Policy::kBinpack, mix.get(), tight));
+    EXPECT_EQ(HostRankPenalty(memoized, Policy::kSpread, mix.get(), tight), 0);
   });
-  EXPECT_NE(memo.For(request, Policy::kBinpack, mix, HostRequest{500, 1}),
-            table);
-  EXPECT_EQ(memo.For(request, Policy::kBinpack, mix, pod), table);
+  EXPECT_EQ(memo.For(request, Policy::kBinpack, mix), table);
 }
 
 }  // namespace
