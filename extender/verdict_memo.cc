@@ -96,6 +96,8 @@ std::vector<const NodeVerdict*> VerdictMemo::Table::GetAll(
       if (next != nullptr) __builtin_prefetch(next->cards.data());
     }
     judged.push_back(JudgeCards(nodes[missing[k]], request, policy, mix.get()));
+    // Filter and prioritize read no cards (bind judges afresh): not kept.
+    std::vector<uint32_t>().swap(judged.back().placement.cards);
   }
   std::unique_lock lock(mu_);
   ReserveLocked(stored_ + missing.size());

@@ -56,6 +56,8 @@ class VerdictMemo {
   class Table {
    public:
     // The JudgeCards() verdicts for `nodes` (null: not cached), in order,
+    // without placement.cards (filter and prioritize read none; bind
+    // judges afresh; a memo of 20 shapes on 5,000 nodes keeps 100,000),
     // judged now where not known; one shared lock for the lookups, one
     // exclusive for the inserts, and the judging between them unlocked.
     // Call under the cache's read lock (the nodes must stay as they are).
