@@ -68,6 +68,12 @@ struct Events {
   std::vector<WatchEvent> events;
 };
 
+// The list request's continue token ("" for the first page).
+std::string ContinueOf(const httplib::Request& request) {
+  return request.has_param("continue") ? request.get_param_value("continue")
+                                       : "";
+}
+
 TEST_F(CurlKubeClientTest, GetUsesObjectPaths) {
   server_.Handle("GET", "/api/v1/namespaces/ns1/pods/p1",
                  [](const httplib::Request&, httplib::Response& res) {
@@ -121,26 +127,24 @@ TEST_F(CurlKubeClientTest, NonJsonErrorBodyIsStillClear) {
 }
 
 TEST_F(CurlKubeClientTest, ListFollowsContinuePages) {
-  server_.Handle(
-      "GET", "/api/v1/pods",
-      [](const httplib::Request& request, httplib::Response& res) {
-        const std::string token = request.has_param("continue")
-                                      ? request.get_param_value("continue")
-                                      : "";
-        if (token.empty()) {
-          ScriptedServer::Json(
-              res, 200,
-              PodList({Pod("a", "p1", "1"), Pod("a", "p2", "2")}, "100",
-                      "page2"));
-        } else if (token == "page2") {
-          ScriptedServer::Json(
-              res, 200,
-              PodList({Pod("b", "p3", "3"), Pod("b", "p4", "4")}, "100",
-                      "page3"));
-        } else {
-          ScriptedServer::Json(res, 200, PodList({Pod("c", "p5", "5")}, "100"));
-        }
-      });
+  server_.Handle("GET", "/api/v1/pods",
+                 [](const httplib::Request& request, httplib::Response& res) {
+                   const std::string token = ContinueOf(request);
+                   if (token.empty()) {
+                     ScriptedServer::Json(
+                         res, 200,
+                         PodList({Pod("a", "p1", "1"), Pod("a", "p2", "2")},
+                                 "100", "page2"));
+                   } else if (token == "page2") {
+                     ScriptedServer::Json(
+                         res, 200,
+                         PodList({Pod("b", "p3", "3"), Pod("b", "p4", "4")},
+                                 "100", "page3"));
+                   } else {
+                     ScriptedServer::Json(
+                         res, 200, PodList({Pod("c", "p5", "5")}, "100"));
+                   }
+                 });
   server_.Start();
   ListOptions options;
   options.label_selector = "app=foo,tier!=fe";
@@ -218,9 +222,7 @@ TEST_F(CurlKubeClientTest, ListFollowsThePagesLastContinueToken) {
   server_.Handle(
       "GET", "/api/v1/pods",
       [](const httplib::Request& request, httplib::Response& res) {
-        const std::string token = request.has_param("continue")
-                                      ? request.get_param_value("continue")
-                                      : "";
+        const std::string token = ContinueOf(request);
         if (token.empty()) {
           ScriptedServer::Json(
               res, 200,
