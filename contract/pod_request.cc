@@ -10,28 +10,37 @@
 namespace gcushare::contract {
 namespace {
 
+// Who a container is in an error message: "container <name>" or "init
+// container <name>" ("?" for no name). Built only for an error.
+std::string Who(const nlohmann::json& container, bool init) {
+  const std::string name = kube::StringAt(container, {"name"});
+  return (init ? "init container " : "container ") +
+         (name.empty() ? "?" : name);
+}
+
 // The container's amount of `resource`: limits first, then requests.
+// Allocates nothing unless it fails (a pod event reads every container).
 StatusOr<uint64_t> Amount(const nlohmann::json& container,
-                          std::string_view resource, const std::string& who) {
+                          std::string_view resource, bool init) {
   const auto resources = container.find("resources");
   if (resources == container.end() || !resources->is_object()) return 0;
   for (const char* field : {"limits", "requests"}) {
     const auto map = resources->find(field);
     if (map == resources->end() || !map->is_object()) continue;
-    const auto value = map->find(std::string(resource));
+    const auto value = map->find(resource);
     if (value == map->end()) continue;
-    std::string text;
+    StatusOr<uint64_t> parsed = 0;
     if (value->is_string()) {
-      text = value->get<std::string>();
+      parsed = ParseIntegerQuantity(value->get_ref<const std::string&>());
     } else if (value->is_number_unsigned() || value->is_number_integer()) {
-      text = value->dump();
+      parsed = ParseIntegerQuantity(value->dump());
     } else {
-      return InvalidArgumentError(who + ": " + std::string(resource) +
-                                  " is not a quantity");
+      return InvalidArgumentError(Who(container, init) + ": " +
+                                  std::string(resource) + " is not a quantity");
     }
-    StatusOr<uint64_t> parsed = ParseIntegerQuantity(text);
     if (!parsed.ok()) {
-      return parsed.status().WithContext(who + " " + std::string(resource));
+      return parsed.status().WithContext(Who(container, init) + " " +
+                                         std::string(resource));
     }
     return *parsed;
   }
@@ -53,14 +62,14 @@ StatusOr<std::vector<ContainerRequest>> ReadContainers(
                                   " holds a non-object");
     }
     ContainerRequest r;
-    // Never .value(): it throws on a field of another type.
-    r.name = kube::StringAt(c, {"name"});
     r.init = init;
     r.sidecar = init && kube::StringAt(c, {"restartPolicy"}) == "Always";
-    const std::string who = (init ? "init container " : "container ") +
-                            (r.name.empty() ? "?" : r.name);
-    GCUSHARE_ASSIGN_OR_RETURN(r.memory_units, Amount(c, kResourceMemory, who));
-    GCUSHARE_ASSIGN_OR_RETURN(r.cards, Amount(c, kResourceCount, who));
+    GCUSHARE_ASSIGN_OR_RETURN(r.memory_units, Amount(c, kResourceMemory, init));
+    GCUSHARE_ASSIGN_OR_RETURN(r.cards, Amount(c, kResourceCount, init));
+    // Never .value(): it throws on a field of another type. Only the
+    // containers that ask are kept (ComputePodRequest), so only they need
+    // their name.
+    if (r.Wants()) r.name = kube::StringAt(c, {"name"});
     out.push_back(std::move(r));
   }
   return out;
