@@ -18,15 +18,30 @@ std::string Who(const nlohmann::json& container, bool init) {
          (name.empty() ? "?" : name);
 }
 
+// A container's resources.limits and resources.requests (each null when
+// absent or not an object), looked up once for both GCU resources.
+struct ResourceLists {
+  const nlohmann::json* lists[2] = {nullptr, nullptr};  // Limits, requests.
+
+  explicit ResourceLists(const nlohmann::json& container) {
+    const auto resources = container.find("resources");
+    if (resources == container.end() || !resources->is_object()) return;
+    int i = 0;
+    for (const char* field : {"limits", "requests"}) {
+      const auto map = resources->find(field);
+      if (map != resources->end() && map->is_object()) lists[i] = &*map;
+      ++i;
+    }
+  }
+};
+
 // The container's amount of `resource`: limits first, then requests.
 // Allocates nothing unless it fails (a pod event reads every container).
-StatusOr<uint64_t> Amount(const nlohmann::json& container,
+StatusOr<uint64_t> Amount(const ResourceLists& from,
+                          const nlohmann::json& container,
                           std::string_view resource, bool init) {
-  const auto resources = container.find("resources");
-  if (resources == container.end() || !resources->is_object()) return 0;
-  for (const char* field : {"limits", "requests"}) {
-    const auto map = resources->find(field);
-    if (map == resources->end() || !map->is_object()) continue;
+  for (const nlohmann::json* map : from.lists) {
+    if (map == nullptr) continue;
     const auto value = map->find(resource);
     if (value == map->end()) continue;
     StatusOr<uint64_t> parsed = 0;
@@ -64,8 +79,10 @@ StatusOr<std::vector<ContainerRequest>> ReadContainers(
     ContainerRequest r;
     r.init = init;
     r.sidecar = init && kube::StringAt(c, {"restartPolicy"}) == "Always";
-    GCUSHARE_ASSIGN_OR_RETURN(r.memory_units, Amount(c, kResourceMemory, init));
-    GCUSHARE_ASSIGN_OR_RETURN(r.cards, Amount(c, kResourceCount, init));
+    const ResourceLists lists(c);
+    GCUSHARE_ASSIGN_OR_RETURN(r.memory_units,
+                              Amount(lists, c, kResourceMemory, init));
+    GCUSHARE_ASSIGN_OR_RETURN(r.cards, Amount(lists, c, kResourceCount, init));
     // Never .value(): it throws on a field of another type. Only the
     // containers that ask are kept (ComputePodRequest), so only they need
     // their name.

@@ -242,11 +242,12 @@ bool CardCache::PutPodLocked(PodUsage usage) {
     PodUsage& pod = it->second;
     pod = std::move(usage);
     pods_by_node_[pod.node].insert(pod.uid);
-    auto node = nodes_.find(pod.node);
-    if (node != nodes_.end()) {
-      node->second.pod_uids.insert(pod.uid);
-      Hold(pod, node->second.cards);
-      TouchLocked(node->second);
+    // Through the flat index (one probe); it points into nodes_, which
+    // this cache owns and holds exclusively here.
+    if (CachedNode* node = const_cast<CachedNode*>(index_.Find(pod.node))) {
+      node->pod_uids.insert(pod.uid);
+      Hold(pod, node->cards);
+      TouchLocked(*node);
     }
     return !pod.assumed;
   }
