@@ -4,6 +4,7 @@
 
 #include <span>
 #include <string_view>
+#include <utility>
 
 #include "contract/names.h"
 #include "contract/node_layout.h"
@@ -97,7 +98,7 @@ void NodeFeed::OnAdd(const nlohmann::json& node) {
   if (!view.usable()) {
     spdlog::warn("node {}: left out of placement: {}", view.name, view.problem);
   }
-  cache_->UpsertNode(node);
+  cache_->UpsertNode(std::move(view));
   UpsertResources(node);
 }
 
@@ -126,7 +127,7 @@ void NodeFeed::OnUpdate(const nlohmann::json& old_node,
                    after.name, is[i].index);
     }
   }
-  cache_->UpsertNode(new_node);
+  cache_->UpsertNode(std::move(after));
   UpsertResources(new_node);
 }
 

@@ -19,7 +19,10 @@ std::string_view UidView(const nlohmann::json& pod) {
 }  // namespace
 
 void CardCache::UpsertNode(const nlohmann::json& node) {
-  NodeView view = ReadNodeView(node);
+  UpsertNode(ReadNodeView(node));
+}
+
+void CardCache::UpsertNode(NodeView view) {
   std::unique_lock lock(mu_);
   if (view.name.empty()) return;
   if (view.problem == NotSharingNodeReason()) {

@@ -55,6 +55,9 @@ class CardCache {
  public:
   // From the node informer. A node without the sharing label is removed.
   void UpsertNode(const nlohmann::json& node);
+  // The same with ReadNodeView(node) already read (NodeFeed reads it to
+  // log first; the layout annotation is parsed once per node event).
+  void UpsertNode(NodeView view);
   void RemoveNode(std::string_view name);
 
   // From the pod informer. An assignment that cannot be read in full is
