@@ -10,28 +10,52 @@
 namespace gcushare::contract {
 namespace {
 
-// The container's amount of `resource`: limits first, then requests.
-StatusOr<uint64_t> Amount(const nlohmann::json& container,
-                          std::string_view resource, const std::string& who) {
-  const auto resources = container.find("resources");
-  if (resources == container.end() || !resources->is_object()) return 0;
-  for (const char* field : {"limits", "requests"}) {
-    const auto map = resources->find(field);
-    if (map == resources->end() || !map->is_object()) continue;
-    const auto value = map->find(std::string(resource));
-    if (value == map->end()) continue;
-    std::string text;
-    if (value->is_string()) {
-      text = value->get<std::string>();
-    } else if (value->is_number_unsigned() || value->is_number_integer()) {
-      text = value->dump();
-    } else {
-      return InvalidArgumentError(who + ": " + std::string(resource) +
-                                  " is not a quantity");
+// Who a container is in an error message: "container <name>" or "init
+// container <name>" ("?" for no name). Built only for an error.
+std::string Who(const nlohmann::json& container, bool init) {
+  const std::string name = kube::StringAt(container, {"name"});
+  return (init ? "init container " : "container ") +
+         (name.empty() ? "?" : name);
+}
+
+// A container's resources.limits and resources.requests (each null when
+// absent or not an object), looked up once for both GCU resources.
+struct ResourceLists {
+  const nlohmann::json* lists[2] = {nullptr, nullptr};  // Limits, requests.
+
+  explicit ResourceLists(const nlohmann::json& container) {
+    const auto resources = container.find("resources");
+    if (resources == container.end() || !resources->is_object()) return;
+    int i = 0;
+    for (const char* field : {"limits", "requests"}) {
+      const auto map = resources->find(field);
+      if (map != resources->end() && map->is_object()) lists[i] = &*map;
+      ++i;
     }
-    StatusOr<uint64_t> parsed = ParseIntegerQuantity(text);
+  }
+};
+
+// The container's amount of `resource`: limits first, then requests.
+// Allocates nothing unless it fails (a pod event reads every container).
+StatusOr<uint64_t> Amount(const ResourceLists& from,
+                          const nlohmann::json& container,
+                          std::string_view resource, bool init) {
+  for (const nlohmann::json* map : from.lists) {
+    if (map == nullptr) continue;
+    const auto value = map->find(resource);
+    if (value == map->end()) continue;
+    StatusOr<uint64_t> parsed = 0;
+    if (value->is_string()) {
+      parsed = ParseIntegerQuantity(value->get_ref<const std::string&>());
+    } else if (value->is_number_unsigned() || value->is_number_integer()) {
+      parsed = ParseIntegerQuantity(value->dump());
+    } else {
+      return InvalidArgumentError(Who(container, init) + ": " +
+                                  std::string(resource) + " is not a quantity");
+    }
     if (!parsed.ok()) {
-      return parsed.status().WithContext(who + " " + std::string(resource));
+      return parsed.status().WithContext(Who(container, init) + " " +
+                                         std::string(resource));
     }
     return *parsed;
   }
@@ -53,14 +77,16 @@ StatusOr<std::vector<ContainerRequest>> ReadContainers(
                                   " holds a non-object");
     }
     ContainerRequest r;
-    // Never .value(): it throws on a field of another type.
-    r.name = kube::StringAt(c, {"name"});
     r.init = init;
     r.sidecar = init && kube::StringAt(c, {"restartPolicy"}) == "Always";
-    const std::string who = (init ? "init container " : "container ") +
-                            (r.name.empty() ? "?" : r.name);
-    GCUSHARE_ASSIGN_OR_RETURN(r.memory_units, Amount(c, kResourceMemory, who));
-    GCUSHARE_ASSIGN_OR_RETURN(r.cards, Amount(c, kResourceCount, who));
+    const ResourceLists lists(c);
+    GCUSHARE_ASSIGN_OR_RETURN(r.memory_units,
+                              Amount(lists, c, kResourceMemory, init));
+    GCUSHARE_ASSIGN_OR_RETURN(r.cards, Amount(lists, c, kResourceCount, init));
+    // Never .value(): it throws on a field of another type. Only the
+    // containers that ask are kept (ComputePodRequest), so only they need
+    // their name.
+    if (r.Wants()) r.name = kube::StringAt(c, {"name"});
     out.push_back(std::move(r));
   }
   return out;

@@ -4,6 +4,7 @@
 
 #include <span>
 #include <string_view>
+#include <utility>
 
 #include "contract/names.h"
 #include "contract/node_layout.h"
@@ -97,7 +98,7 @@ void NodeFeed::OnAdd(const nlohmann::json& node) {
   if (!view.usable()) {
     spdlog::warn("node {}: left out of placement: {}", view.name, view.problem);
   }
-  cache_->UpsertNode(node);
+  cache_->UpsertNode(std::move(view));
   UpsertResources(node);
 }
 
@@ -126,7 +127,7 @@ void NodeFeed::OnUpdate(const nlohmann::json& old_node,
                    after.name, is[i].index);
     }
   }
-  cache_->UpsertNode(new_node);
+  cache_->UpsertNode(std::move(after));
   UpsertResources(new_node);
 }
 
@@ -150,15 +151,20 @@ StatusOr<contract::PodRequest> PodFeed::TakeRequest(const nlohmann::json& pod) {
 }
 
 void PodFeed::OnAdd(const nlohmann::json& pod) {
-  CountHost(pod, true);
+  // The host request, computed once for NodeResources and the history.
+  std::optional<StatusOr<HostRequest>> host;
+  if (resources_ != nullptr) {
+    host.emplace(PodHostRequest(pod));
+    CountHost(pod, *host, true);
+  }
   const StatusOr<contract::PodRequest> request = TakeRequest(pod);
   bool first_watched = false;
   Status status = cache_->UpsertPod(pod, request, &first_watched);
   if (first_watched && history_ != nullptr && request.ok()) {
-    const StatusOr<HostRequest> host = PodHostRequest(pod);
+    if (!host.has_value()) host.emplace(PodHostRequest(pod));
     history_->Record(request->cards > 0 ? 0 : request->memory_units,
                      static_cast<uint32_t>(request->cards),
-                     host.ok() ? &*host : nullptr);
+                     host->ok() ? &**host : nullptr);
   }
   if (!status.ok()) {
     PodUsage id = PodIdentity(pod);
@@ -190,7 +196,7 @@ void PodFeed::OnDelete(const nlohmann::json& last_state) {
 
 void PodFeed::OnUnkept(const nlohmann::json& pod) {
   memo_pod_ = nullptr;  // Not needed: the pod is counted on its host only.
-  CountHost(pod, false);
+  if (resources_ != nullptr) CountHost(pod, PodHostRequest(pod), false);
 }
 
 void PodFeed::OnUnkeptDelete(const nlohmann::json& last_state) {
@@ -209,10 +215,10 @@ void PodFeed::OnRelistEnd() {
   if (resources_ != nullptr) resources_->EndSweep();
 }
 
-void PodFeed::CountHost(const nlohmann::json& pod, bool stored) {
-  if (resources_ == nullptr) return;
-  Status status =
-      stored ? resources_->UpsertPod(pod) : resources_->UpsertUnstoredPod(pod);
+void PodFeed::CountHost(const nlohmann::json& pod,
+                        const StatusOr<HostRequest>& host, bool stored) {
+  Status status = stored ? resources_->UpsertPod(pod, host)
+                         : resources_->UpsertUnstoredPod(pod, host);
   if (!status.ok()) {
     spdlog::warn("pod {}: CPU/memory request not counted: {}",
                  PodIdentity(pod).Key(), status.message());

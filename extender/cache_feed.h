@@ -102,7 +102,10 @@ class PodFeed : public kube::InformerHandler {
   void OnRelistSize(size_t expected) override;
 
  private:
-  void CountHost(const nlohmann::json& pod, bool stored);
+  // Counts `pod` with its PodHostRequest() `host` in resources_ (not
+  // null), logging an unreadable request.
+  void CountHost(const nlohmann::json& pod, const StatusOr<HostRequest>& host,
+                 bool stored);
   // The request KeptForm() computed if `pod` is the object it ran on (taken:
   // used once), else computed now.
   StatusOr<contract::PodRequest> TakeRequest(const nlohmann::json& pod);

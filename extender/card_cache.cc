@@ -3,10 +3,26 @@
 #include <algorithm>
 #include <mutex>
 
+#include "kube/json_fields.h"
+
 namespace gcushare::extender {
+namespace {
+
+// metadata.uid of `pod` as a view into it ("" when absent or not a string,
+// as PodIdentity() reads it).
+std::string_view UidView(const nlohmann::json& pod) {
+  const nlohmann::json* uid = kube::FindPath(pod, {"metadata", "uid"});
+  if (uid == nullptr || !uid->is_string()) return {};
+  return uid->get_ref<const std::string&>();
+}
+
+}  // namespace
 
 void CardCache::UpsertNode(const nlohmann::json& node) {
-  NodeView view = ReadNodeView(node);
+  UpsertNode(ReadNodeView(node));
+}
+
+void CardCache::UpsertNode(NodeView view) {
   std::unique_lock lock(mu_);
   if (view.name.empty()) return;
   if (view.problem == NotSharingNodeReason()) {
@@ -40,36 +56,37 @@ Status CardCache::UpsertPod(const nlohmann::json& pod,
                             bool* first_watched) {
   if (first_watched != nullptr) *first_watched = false;
   auto usage = PodUsageFromPod(pod, request);
-  PodUsage identity = PodIdentity(pod);
+  // A view into `pod` (no copy per pod event).
+  const std::string_view uid = UidView(pod);
   std::unique_lock lock(mu_);
   if (!usage.ok()) {
-    ErasePodLocked(identity.uid);
+    ErasePodLocked(std::string(uid));
     return usage.status();
   }
   if (usage->has_value()) {
-    std::string problem = (*usage)->problem;
+    const std::string problem = (*usage)->problem;  // Usually "".
+    const std::string node = problem.empty() ? "" : (*usage)->node;
     const bool first = PutPodLocked(std::move(**usage));
     if (first_watched != nullptr) *first_watched = first;
     if (!problem.empty()) {
-      return InvalidArgumentError(
-          problem + " (counted on " +
-          (identity.node.empty() ? "its node" : identity.node) + ")");
+      return InvalidArgumentError(problem + " (counted on " +
+                                  (node.empty() ? "its node" : node) + ")");
     }
     return OkStatus();
   }
-  auto it = pods_.find(identity.uid);
+  auto it = pods_.find(uid);
   if (it == pods_.end()) return OkStatus();
   // Keep a reservation the watch has not caught up with, unless the pod is
   // finished.
   if (it->second.assumed && !PodFinished(pod)) return OkStatus();
-  ErasePodLocked(identity.uid);
+  ErasePodLocked(std::string(uid));
   return OkStatus();
 }
 
 void CardCache::RemovePod(const nlohmann::json& pod) {
-  PodUsage identity = PodIdentity(pod);
+  std::string uid(UidView(pod));
   std::unique_lock lock(mu_);
-  ErasePodLocked(identity.uid);
+  ErasePodLocked(std::move(uid));
 }
 
 uint64_t CardCache::Assume(PodUsage usage) {
@@ -219,20 +236,21 @@ void Hold(const PodUsage& pod, std::vector<CardUsage>& cards) {
 }  // namespace
 
 bool CardCache::PutPodLocked(PodUsage usage) {
-  auto it = pods_.find(usage.uid);
-  if (it == pods_.end()) {
+  // One lookup: the uid is hashed once whether the record is new or not.
+  auto [it, added] = pods_.try_emplace(usage.uid);
+  if (added) {
     // A new record only adds to its node: counted there without recounting
     // the node's other pods (a relist of 50,000 GCU pods would recount
     // each node once per pod on it).
-    std::string key = usage.uid;
-    const PodUsage& pod =
-        pods_.emplace(std::move(key), std::move(usage)).first->second;
+    PodUsage& pod = it->second;
+    pod = std::move(usage);
     pods_by_node_[pod.node].insert(pod.uid);
-    auto node = nodes_.find(pod.node);
-    if (node != nodes_.end()) {
-      node->second.pod_uids.insert(pod.uid);
-      Hold(pod, node->second.cards);
-      TouchLocked(node->second);
+    // Through the flat index (one probe); it points into nodes_, which
+    // this cache owns and holds exclusively here.
+    if (CachedNode* node = const_cast<CachedNode*>(index_.Find(pod.node))) {
+      node->pod_uids.insert(pod.uid);
+      Hold(pod, node->cards);
+      TouchLocked(*node);
     }
     return !pod.assumed;
   }

@@ -55,6 +55,9 @@ class CardCache {
  public:
   // From the node informer. A node without the sharing label is removed.
   void UpsertNode(const nlohmann::json& node);
+  // The same with ReadNodeView(node) already read (NodeFeed reads it to
+  // log first; the layout annotation is parsed once per node event).
+  void UpsertNode(NodeView view);
   void RemoveNode(std::string_view name);
 
   // From the pod informer. An assignment that cannot be read in full is
@@ -153,7 +156,11 @@ class CardCache {
   uint64_t last_version_ = 0;  // Guarded by mu_.
   // Node name -> uids of pods holding memory there (also for nodes not
   // cached yet: the pod informer may run ahead of the node informer).
-  std::map<std::string, std::set<std::string>, std::less<>> pods_by_node_;
+  // Hashed: a relist looks up the node of every GCU pod; nothing reads the
+  // nodes in order.
+  std::unordered_map<std::string, std::set<std::string>, NameHash,
+                     std::equal_to<>>
+      pods_by_node_;
 };
 
 }  // namespace gcushare::extender

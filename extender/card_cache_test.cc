@@ -122,6 +122,28 @@ TEST(CardCacheTest, NodeLosingItsLabelLeavesAndUnhealthyCardsAreMarked) {
   EXPECT_EQ(cache.node_count(), 0u);
 }
 
+// A node view read beforehand (NodeFeed reads it to log) is cached as the
+// node object would be: the same cards and pods, a label lost removes it.
+TEST(CardCacheTest, UpsertsANodeViewAsItsObject) {
+  CardCache from_object;
+  CardCache from_view;
+  for (CardCache* cache : {&from_object, &from_view}) {
+    ASSERT_TRUE(
+        cache->UpsertPod(Assigned(MemoryPod("a", 4), "n1", {1}, 16)).ok());
+  }
+  from_object.UpsertNode(SharingNode("n1", 2, 16, "1", {1}));
+  from_view.UpsertNode(ReadNodeView(SharingNode("n1", 2, 16, "1", {1})));
+  EXPECT_EQ(Used(from_view, "n1"), (std::vector<uint64_t>{0, 4}));
+  EXPECT_EQ(Used(from_view, "n1"), Used(from_object, "n1"));
+  from_view.Visit({"n1"}, [](const std::string&, const CachedNode* node) {
+    ASSERT_NE(node, nullptr);
+    EXPECT_FALSE(node->cards[1].healthy);
+    EXPECT_EQ(node->pod_uids.size(), 1u);
+  });
+  from_view.UpsertNode(ReadNodeView(testing::PlainNode("n1")));
+  EXPECT_EQ(from_view.node_count(), 0u);
+}
+
 TEST(CardCacheTest, CardsKeepTheirPublishedNumaNode) {
   CardCache cache;
   // SharingNode publishes cards 0-1 on NUMA node 0 and 2-3 on 1.

@@ -199,11 +199,21 @@ void NodeResources::RemoveLocked(const Uid& uid) {
 }
 
 Status NodeResources::UpsertPod(const nlohmann::json& pod) {
-  return Upsert(pod, false);
+  return Upsert(pod, PodHostRequest(pod), false);
+}
+
+Status NodeResources::UpsertPod(const nlohmann::json& pod,
+                                const StatusOr<HostRequest>& request) {
+  return Upsert(pod, request, false);
 }
 
 Status NodeResources::UpsertUnstoredPod(const nlohmann::json& pod) {
-  return Upsert(pod, true);
+  return Upsert(pod, PodHostRequest(pod), true);
+}
+
+Status NodeResources::UpsertUnstoredPod(const nlohmann::json& pod,
+                                        const StatusOr<HostRequest>& request) {
+  return Upsert(pod, request, true);
 }
 
 void NodeResources::ReservePods(size_t pods) {
@@ -225,10 +235,11 @@ void NodeResources::EndSweep() {
   for (const Uid& uid : gone) RemoveLocked(uid);
 }
 
-Status NodeResources::Upsert(const nlohmann::json& pod, bool unstored) {
+Status NodeResources::Upsert(const nlohmann::json& pod,
+                             const StatusOr<HostRequest>& request,
+                             bool unstored) {
   auto uid = ParseUid(StringViewAt(pod, {"metadata", "uid"}));
   if (!uid.ok()) return uid.status();
-  auto request = PodHostRequest(pod);
   if (!request.ok()) return request.status();
   // Views into `pod`, which outlives the call: no copies per pod.
   const std::string_view node = StringViewAt(pod, {"spec", "nodeName"});

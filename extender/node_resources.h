@@ -53,6 +53,10 @@ class NodeResources {
   // a pod without a node or finished (Succeeded, Failed) is removed.
   // InvalidArgument (nothing changes) for an unreadable request or uid.
   Status UpsertPod(const nlohmann::json& pod);
+  // The same with PodHostRequest(pod) (or its error) already computed, so
+  // that a pod event walks its containers once (PodFeed).
+  Status UpsertPod(const nlohmann::json& pod,
+                   const StatusOr<HostRequest>& request);
   void RemovePod(std::string_view uid);
 
   // The pods the informer does not store: UpsertUnstoredPod() counts one
@@ -61,6 +65,8 @@ class NodeResources {
   // again (a relist); EndSweep() removes those that were not. Pods counted
   // by UpsertPod() are never swept (their deletion is reported).
   Status UpsertUnstoredPod(const nlohmann::json& pod);
+  Status UpsertUnstoredPod(const nlohmann::json& pod,
+                           const StatusOr<HostRequest>& request);
   // Room for `pods` pods in all (a list's size), so that a list of them
   // does not grow the table step by step.
   void ReservePods(size_t pods);
@@ -99,7 +105,8 @@ class NodeResources {
   static std::optional<HostRequest> FreeOfNode(const Node* node);
   // Free() of a node by name; mu_ held.
   std::optional<HostRequest> FreeLocked(std::string_view name) const;
-  Status Upsert(const nlohmann::json& pod, bool unstored);
+  Status Upsert(const nlohmann::json& pod, const StatusOr<HostRequest>& request,
+                bool unstored);
   void RemoveLocked(const Uid& uid);
 
   mutable std::mutex mu_;

@@ -113,6 +113,38 @@ TEST(NodeResourcesTest, BadInputChangesNothing) {
   EXPECT_EQ(resources.pod_count(), 1u);
 }
 
+// A request computed beforehand (PodFeed's one walk of the containers) is
+// counted as given; its error changes nothing, as a bad spec does.
+TEST(NodeResourcesTest, CountsARequestComputedBeforehand) {
+  NodeResources resources;
+  ASSERT_TRUE(resources.UpsertNode(NodeObject("a", "16", "64Gi")).ok());
+  const nlohmann::json pod = PodObject(kUid1, "a", "1", "1Gi");
+  ASSERT_TRUE(resources.UpsertPod(pod, PodHostRequest(pod)).ok());
+  EXPECT_EQ(resources.Free("a")->cpu_milli, 15000);
+  // The given figures, not the pod's own: nothing is computed again.
+  ASSERT_TRUE(resources.UpsertPod(pod, HostRequest{3000, 5}).ok());
+  EXPECT_EQ(resources.Free("a")->cpu_milli, 13000);
+  EXPECT_EQ(resources.Free("a")->memory, (int64_t{64} << 30) - 5);
+  Status bad = resources.UpsertUnstoredPod(
+      pod, StatusOr<HostRequest>(InvalidArgumentError("unreadable")));
+  EXPECT_EQ(bad.message(), "unreadable");
+  EXPECT_EQ(resources.Free("a")->cpu_milli, 13000);
+  // An unreadable uid is reported first, as by UpsertPod(pod).
+  EXPECT_NE(resources
+                .UpsertUnstoredPod(
+                    PodObject("x", "a", "1", "1"),
+                    StatusOr<HostRequest>(InvalidArgumentError("unreadable")))
+                .message()
+                .find("is not a UUID"),
+            std::string::npos);
+  // Counted unstored: swept by a relist that does not see it again.
+  ASSERT_TRUE(resources.UpsertUnstoredPod(pod, HostRequest{2000, 0}).ok());
+  resources.BeginSweep();
+  resources.EndSweep();
+  EXPECT_EQ(resources.Free("a")->cpu_milli, 16000);
+  EXPECT_EQ(resources.pod_count(), 0u);
+}
+
 TEST(NodeResourcesTest, PodRequestCountsInitContainersAndSidecars) {
   nlohmann::json pod = PodObject(kUid1, "a", "1", "1Gi");
   pod["spec"]["initContainers"] = {

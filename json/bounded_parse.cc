@@ -100,13 +100,44 @@ constexpr ByteSet kLoopToken(std::string_view(" \t\r\n\0#&!\"',[]{}:", 16));
 
 #if defined(__SSE2__)
 
+namespace {
+
+// The bytes of the 64 in `v` that equal `c`, one bit each (bit i: byte i).
+inline uint64_t Mask64(const __m128i (&v)[4], __m128i c) {
+  uint64_t mask = 0;
+  for (int i = 0; i < 4; ++i) {
+    mask |= static_cast<uint64_t>(static_cast<uint32_t>(
+                _mm_movemask_epi8(_mm_cmpeq_epi8(v[i], c))))
+            << (16 * i);
+  }
+  return mask;
+}
+
+// Bit i of the result: the parity of bits 0..i of `x`.
+inline uint64_t PrefixXor(uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+
+}  // namespace
+
 int JsonNestingDepth(std::string_view text, int stop_after) {
-  // 16 bytes at a time (SSE2, part of x86-64): a mask of the bytes that
-  // can matter (quotes, backslashes, brackets), then a walk over its set
-  // bits only, with the state of the byte-by-byte reading: inside a
-  // string a backslash escapes the next byte and a quote ends it; outside,
-  // brackets count and a quote opens a string. An escaped byte is skipped
-  // by position (`skip`), across blocks too.
+  // 64 bytes at a time (SSE2, part of x86-64): masks of the quotes,
+  // backslashes and brackets. A block without a backslash (nearly all of
+  // them in JSON from the API server), not starting on an escaped byte,
+  // needs no byte-by-byte state: each quote opens or closes a string, so
+  // the bytes inside strings are a prefix XOR of the quotes, and the
+  // brackets outside them move the depth by their counts (walked one by
+  // one only when they might set a new deepest or meet depth 0). Any
+  // other block is walked bit by bit with the state of the byte-by-byte
+  // reading: inside a string a backslash escapes the next byte and a quote
+  // ends it; outside, brackets count and a quote opens a string. An
+  // escaped byte is skipped by position (`skip`), across blocks too.
   int depth = 0;
   int deepest = 0;
   bool in_string = false;
@@ -115,31 +146,58 @@ int JsonNestingDepth(std::string_view text, int stop_after) {
   const size_t size = text.size();
   const __m128i quote = _mm_set1_epi8('"');
   const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i open_square = _mm_set1_epi8('[');
-  const __m128i close_square = _mm_set1_epi8(']');
+  // '[' | 0x20 == '{' and ']' | 0x20 == '}': one compare for each pair.
+  const __m128i case_bit = _mm_set1_epi8(0x20);
   const __m128i open_curly = _mm_set1_epi8('{');
   const __m128i close_curly = _mm_set1_epi8('}');
-  for (size_t base = 0; base < size; base += 16) {
-    __m128i block;
-    if (size - base >= 16) {
-      block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + base));
+  for (size_t base = 0; base < size; base += 64) {
+    __m128i v[4];
+    if (size - base >= 64) {
+      for (int i = 0; i < 4; ++i) {
+        v[i] = _mm_loadu_si128(
+            reinterpret_cast<const __m128i*>(data + base + 16 * i));
+      }
     } else {
       // The tail, padded with bytes that do not matter.
-      alignas(16) char tail[16] = {};
+      alignas(16) char tail[64] = {};
       std::memcpy(tail, data + base, size - base);
-      block = _mm_load_si128(reinterpret_cast<const __m128i*>(tail));
+      for (int i = 0; i < 4; ++i) {
+        v[i] = _mm_load_si128(reinterpret_cast<const __m128i*>(tail + 16 * i));
+      }
     }
-    const __m128i hits = _mm_or_si128(
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, quote),
-                                  _mm_cmpeq_epi8(block, backslash)),
-                     _mm_or_si128(_mm_cmpeq_epi8(block, open_square),
-                                  _mm_cmpeq_epi8(block, close_square))),
-        _mm_or_si128(_mm_cmpeq_epi8(block, open_curly),
-                     _mm_cmpeq_epi8(block, close_curly)));
-    unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(hits));
-    while (mask != 0) {
-      const size_t at = base + static_cast<size_t>(__builtin_ctz(mask));
-      mask &= mask - 1;
+    __m128i folded[4];
+    for (int i = 0; i < 4; ++i) folded[i] = _mm_or_si128(v[i], case_bit);
+    const uint64_t quotes = Mask64(v, quote);
+    const uint64_t backslashes = Mask64(v, backslash);
+    const uint64_t opens = Mask64(folded, open_curly);
+    const uint64_t closes = Mask64(folded, close_curly);
+    if (backslashes == 0 && !(skip == base && base != 0)) {
+      // Bit i set: byte i is inside a string (an opening quote counts as
+      // inside, a closing one as outside; brackets are neither).
+      const uint64_t inside = PrefixXor(quotes) ^ (in_string ? ~0ull : 0);
+      in_string = (inside >> 63) != 0;
+      const uint64_t open_out = opens & ~inside;
+      const uint64_t close_out = closes & ~inside;
+      const int opened = __builtin_popcountll(open_out);
+      const int closed = __builtin_popcountll(close_out);
+      if (closed <= depth && depth + opened <= deepest) {
+        // Never below 0 nor above `deepest` within the block.
+        depth += opened - closed;
+        continue;
+      }
+      for (uint64_t mask = open_out | close_out; mask != 0; mask &= mask - 1) {
+        if ((open_out >> __builtin_ctzll(mask)) & 1) {
+          deepest = std::max(deepest, ++depth);
+          if (deepest > stop_after) return deepest;
+        } else if (depth > 0) {
+          --depth;
+        }
+      }
+      continue;
+    }
+    for (uint64_t mask = quotes | backslashes | opens | closes; mask != 0;
+         mask &= mask - 1) {
+      const size_t at = base + static_cast<size_t>(__builtin_ctzll(mask));
       if (at == skip && at != 0) continue;  // Escaped.
       const char c = data[at];
       if (in_string) {

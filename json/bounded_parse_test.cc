@@ -96,6 +96,36 @@ TEST(JsonNestingDepthTest, AgreesWithAByteByByteScanAcrossBlocks) {
   EXPECT_EQ(ReferenceDepth(split, 100), 1);
 }
 
+TEST(JsonNestingDepthTest, AgreesWithAByteByByteScanInBlocksWithoutEscapes) {
+  // Long texts where most 64-byte blocks hold no backslash (as JSON from
+  // the API server): the vector scan counts their brackets without a walk,
+  // and walks only those that may go deeper or meet depth 0; a rare
+  // backslash sends its block, and the one it escapes into, the slow way.
+  const char alphabet[] = {'"', '[', ']', '{', '}', '[', ']', 'a', 'b', 'c',
+                           'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'};
+  uint32_t state = 4242;
+  int deep = 0;  // Texts that stop on the bound: the test reaches them.
+  for (int n = 0; n < 20000; ++n) {
+    std::string text;
+    const int length = 60 + n % 400;
+    for (int i = 0; i < length; ++i) {
+      state = state * 1103515245u + 12345u;
+      const uint32_t pick = state >> 16;
+      text += pick % 97 == 0 ? '\\' : alphabet[pick % sizeof(alphabet)];
+    }
+    ASSERT_EQ(JsonNestingDepth(text, 4), ReferenceDepth(text, 4)) << text;
+    ASSERT_EQ(JsonNestingDepth(text, 100), ReferenceDepth(text, 100)) << text;
+    if (ReferenceDepth(text, 4) > 4) ++deep;
+  }
+  EXPECT_GT(deep, 100);
+  // A string spanning blocks hides the brackets in it; the depth carries.
+  const std::string across = "[[" + std::string(70, 'a') + "\"" +
+                             std::string(60, '[') + "\"" +
+                             std::string(80, 'b') + "[]]]";
+  EXPECT_EQ(JsonNestingDepth(across, 100), 3);
+  EXPECT_EQ(ReferenceDepth(across, 100), 3);
+}
+
 TEST(ParseJsonTest, AcceptsUpToTheLimit) {
   auto parsed = ParseJson(Nested(100, '[', ']'), "body");
   ASSERT_TRUE(parsed.ok()) << parsed.status();

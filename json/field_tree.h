@@ -13,11 +13,13 @@
 #ifndef GCUSHARE_JSON_FIELD_TREE_H_
 #define GCUSHARE_JSON_FIELD_TREE_H_
 
-#include <functional>
+#include <algorithm>
+#include <cstring>
 #include <initializer_list>
-#include <map>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace gcushare::json {
 
@@ -44,7 +46,7 @@ class FieldTree {
       if (node != this && node->children_.empty() && node->whole_) {
         return *this;  // Already kept whole.
       }
-      node = &node->children_[std::string(key)];
+      node = &node->ChildFor(key);
     }
     node->children_.clear();
     node->whole_ = true;
@@ -57,7 +59,7 @@ class FieldTree {
                      const FieldTree& subtree) {
     FieldTree* node = this;
     for (std::string_view key : path) {
-      node = &node->children_[std::string(key)];
+      node = &node->ChildFor(key);
     }
     *node = subtree;
     node->whole_ = true;
@@ -79,9 +81,16 @@ class FieldTree {
 
   // The node for `key` under this one, or null when `key` is dropped.
   // Only meaningful when !whole().
+  // Runs for every key of every object a pruned parse walks: a scan of
+  // the few children comparing lengths first (most keys are dropped and
+  // differ in length from every kept one), no tree descent.
   const FieldTree* Child(std::string_view key) const {
-    auto it = children_.find(key);
-    if (it != children_.end()) return &it->second;
+    for (const auto& [name, child] : children_) {
+      if (name.size() == key.size() &&
+          std::memcmp(name.data(), key.data(), key.size()) == 0) {
+        return &child;
+      }
+    }
     if (!fold_case_) return nullptr;
     for (const auto& [name, child] : children_) {
       if (EqualFoldAscii(name, key)) return &child;
@@ -90,7 +99,19 @@ class FieldTree {
   }
 
  private:
-  std::map<std::string, FieldTree, std::less<>> children_;
+  // The child named `key`, added (empty) if absent.
+  FieldTree& ChildFor(std::string_view key) {
+    auto it = std::lower_bound(
+        children_.begin(), children_.end(), key,
+        [](const auto& child, std::string_view k) { return child.first < k; });
+    if (it == children_.end() || it->first != key) {
+      it = children_.emplace(it, std::string(key), FieldTree());
+    }
+    return it->second;
+  }
+
+  // Sorted by name (a folded match is the first in name order), unique.
+  std::vector<std::pair<std::string, FieldTree>> children_;
   bool whole_ = false;      // Added as a whole path (not only as a prefix).
   bool fold_case_ = false;  // FoldCase() was called on this node.
 };

@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -11,11 +12,29 @@ namespace {
 namespace od = simdjson::ondemand;
 
 // Why a decode stopped: a simdjson error or the depth bound.
+// Also carries the end of the text (for RawText()).
 struct Failure {
   simdjson::error_code code = simdjson::SUCCESS;
   bool too_deep = false;
+  const char* text_end = nullptr;  // One past the text's last byte.
   bool failed() const { return too_deep || code != simdjson::SUCCESS; }
 };
+
+// The JSON string whose bytes after the opening quote start at `begin`, as
+// a view into
+// the text, when it holds no escape: then it reads as it is written, and
+// unescaping it (a copy into the parser's string buffer) can be skipped.
+// False when it holds a backslash (the caller unescapes it). The text's
+// strings are closed (simdjson's stage 1 refuses one that is not).
+bool RawText(const char* begin, const char* text_end, std::string_view& out) {
+  const char* quote = static_cast<const char*>(
+      std::memchr(begin, '"', static_cast<size_t>(text_end - begin)));
+  if (quote == nullptr) return false;
+  const size_t size = static_cast<size_t>(quote - begin);
+  if (std::memchr(begin, '\\', size) != nullptr) return false;
+  out = std::string_view(begin, size);
+  return true;
+}
 
 // Sets `failure` and returns false when `code` is an error.
 bool Ok(simdjson::error_code code, Failure& failure) {
@@ -33,7 +52,10 @@ bool ReadField(FieldResult&& field_result, const FieldTree* tree,
                od::field& field, std::string_view& key, const FieldTree*& child,
                bool& kept, Failure& failure) {
   if (!Ok(std::move(field_result).get(field), failure)) return false;
-  if (!Ok(field.unescaped_key().get(key), failure)) return false;
+  if (!RawText(field.key().raw(), failure.text_end, key) &&
+      !Ok(field.unescaped_key().get(key), failure)) {
+    return false;
+  }
   child = nullptr;
   kept = true;
   if (tree != nullptr) {
@@ -98,8 +120,16 @@ bool Convert(od::value value, const FieldTree* tree, int depth, int max_depth,
       return true;
     }
     case od::json_type::string: {
+      // Taken as written when it holds no escape (the token starts with
+      // its quote), else unescaped.
       std::string_view text;
-      if (!Ok(value.get_string().get(text), failure)) return false;
+      const std::string_view token = value.raw_json_token();
+      if (!token.empty() && RawText(token.data() + 1, failure.text_end, text)) {
+        od::raw_json_string raw;  // Only steps past the string.
+        if (!Ok(value.get_raw_json_string().get(raw), failure)) return false;
+      } else if (!Ok(value.get_string().get(text), failure)) {
+        return false;
+      }
       out = std::string(text);
       return true;
     }
@@ -246,6 +276,7 @@ StatusOr<nlohmann::json> PrunedParser::Walk(
     std::string_view what, int max_depth) {
   const simdjson::padded_string_view padded(text.data(), text.size(), capacity);
   Failure failure;
+  failure.text_end = text.data() + text.size();
   nlohmann::json out;
   od::document document;
   od::value root;

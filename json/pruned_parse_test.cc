@@ -53,6 +53,28 @@ TEST(ParsePrunedTest, KeepsOnlyTheNamedFields) {
     "status": {"phase": "Running"}})"));
 }
 
+TEST(ParsePrunedTest, UnescapesKeysAndStringsThatHoldEscapes) {
+  // Strings without an escape are taken as written, the others unescaped:
+  // a key matches the tree by its unescaped text, either way.
+  FieldTree keep;
+  keep.Add({"metadata", "name"}).Add({"metadata", "a\"b"});
+  const char* text = R"({"metad\u0061ta": {"n\u0061me": "x\"y\\z\u00e9",
+      "a\"b": "\n", "plain": "dropped", "na\\me": "dropped"},
+      "metadata2": 1})";
+  auto pruned = ParsePruned(text, keep, "pod");
+  ASSERT_TRUE(pruned.ok()) << pruned.status();
+  EXPECT_EQ(*pruned, json::parse(R"({"metadata": {"name": "x\"y\\z\u00e9",
+      "a\"b": "\n"}})"));
+  // Everything kept: the same as a whole parse.
+  auto whole = ParsePruned(text, FieldTree(), "pod");
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  EXPECT_EQ(*whole, json::parse(text));
+  // A malformed escape fails as before.
+  EXPECT_FALSE(
+      ParsePruned(R"({"metadata": {"name": "\x"}})", keep, "pod").ok());
+  EXPECT_FALSE(ParsePruned(R"({"metadata": {"n\xme": 1}})", keep, "pod").ok());
+}
+
 TEST(ParsePrunedTest, KeepsAScalarOrArrayWhereAnObjectWasExpected) {
   // A reader of the pruned form must see the same shape errors.
   FieldTree keep;

@@ -18,8 +18,13 @@ bool Changed(const nlohmann::json& stored, const nlohmann::json& fresh) {
   return stored != fresh;
 }
 
-std::string UidOf(const nlohmann::json& object) {
-  return StringAt(object, {"metadata", "uid"});
+// metadata.<field> of `object` as a view into it; "" when absent or not a
+// string (as StringAt()).
+std::string_view StringViewAt(const nlohmann::json& object,
+                              std::string_view field) {
+  const nlohmann::json* value = FindPath(object, {"metadata", field});
+  if (value == nullptr || !value->is_string()) return {};
+  return value->get_ref<const std::string&>();
 }
 
 }  // namespace
@@ -41,8 +46,14 @@ Informer::Informer(KubeClient* client, Resource resource, std::string ns,
 Informer::~Informer() { Stop(); }
 
 std::string Informer::KeyOf(const nlohmann::json& object) {
-  const std::string ns = NamespaceOf(object);
-  return ns.empty() ? NameOf(object) : ns + "/" + NameOf(object);
+  // Built in place from views (runs for every listed object).
+  const std::string_view ns = StringViewAt(object, "namespace");
+  const std::string_view name = StringViewAt(object, "name");
+  std::string key;
+  key.reserve(ns.size() + 1 + name.size());
+  if (!ns.empty()) key.append(ns).push_back('/');
+  key.append(name);
+  return key;
 }
 
 void Informer::Start() {
@@ -137,7 +148,8 @@ void Informer::Store(const std::string& key, const nlohmann::json& object,
     slot.object = std::move(kept);
     slot.listed = lists_.load();
   }
-  if (old != nullptr && UidOf(*old) != UidOf(object)) {
+  if (old != nullptr &&
+      StringViewAt(*old, "uid") != StringViewAt(object, "uid")) {
     // Deleted and re-created under the same name while we did not watch
     // (a relist after a gap, or a resumed watch after a restart of the
     // server): the old incarnation is gone, the new one is new.
