@@ -67,7 +67,9 @@ Status CheckMountLists(const YAML::Node& pod, const YAML::Node& container,
 }
 
 // The value of --<name> in command or args ("--name=value" or "--name
-// value"); nullopt when absent.
+// value"); nullopt when absent. A bare "--name" ending its list has the
+// value "" (present: an edit must not add a second one, which the bare
+// one would take as its value; found by //fuzz:scheduler_manifest_fuzzer).
 std::optional<std::string> FlagValue(const YAML::Node& container,
                                      const std::string& name) {
   const std::string eq = "--" + name + "=";
@@ -78,7 +80,9 @@ std::optional<std::string> FlagValue(const YAML::Node& container,
     for (size_t i = 0; i < items.size(); ++i) {
       std::string item = Str(items[i]);
       if (item.rfind(eq, 0) == 0) return item.substr(eq.size());
-      if (item == bare && i + 1 < items.size()) return Str(items[i + 1]);
+      if (item == bare) {
+        return i + 1 < items.size() ? Str(items[i + 1]) : std::string();
+      }
     }
   }
   return std::nullopt;

@@ -198,6 +198,27 @@ TEST(SchedulerManifestTest, FlagGoesToArgsWhenCommandIsBare) {
   EXPECT_EQ((*pod)["spec"]["volumes"].size(), 1u);
 }
 
+// Found by //fuzz:scheduler_manifest_fuzzer: a bare --config ending the
+// list was taken for no flag; the edit appended --config=..., which the
+// bare one then took as its value. It counts as present: inspecting reads
+// an empty path, editing refuses and changes nothing.
+TEST(SchedulerManifestTest, BareConfigFlagAtTheEndIsPresent) {
+  const std::string manifest =
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: s\nspec:\n"
+      "  containers:\n  - name: kube-scheduler\n"
+      "    image: registry.k8s.io/kube-scheduler:v1.30.0\n"
+      "    command: [kube-scheduler, --v=2, --config]\n";
+  auto facts = InspectManifest(manifest, "m");
+  ASSERT_TRUE(facts.ok()) << facts.status().ToString();
+  EXPECT_EQ(facts->config_path, "");
+  ManifestEdit edit{"/c/s.yaml", "/c", "m1"};
+  auto edited = EditManifest(manifest, "m", edit);
+  ASSERT_FALSE(edited.ok());
+  EXPECT_NE(edited.status().message().find("already has --config"),
+            std::string::npos)
+      << edited.status().message();
+}
+
 TEST(SchedulerManifestTest, RejectsWhatItCannotEdit) {
   struct Case {
     std::string text;
