@@ -151,7 +151,7 @@ StatusOr<std::string> AddOurExtender(YAML::Node config, std::string_view what,
   }
   if (!placed) AppendOurEntries(options, extenders);
   config["extenders"] = extenders;
-  return EmitYaml(config);
+  return EmitYamlToWrite(config, what);
 }
 
 }  // namespace gcushare::config_manager

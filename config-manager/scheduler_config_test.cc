@@ -189,6 +189,33 @@ TEST(SchedulerConfigTest, RefusesWhatItMustNotEdit) {
   }
 }
 
+// Found by //fuzz:scheduler_config_fuzzer: a key that is a plain scalar of
+// some 250 brackets passes the depth guard as written ("- a{{{...: 1"),
+// but comes out as an indented explicit key ("  - ? a{{{...") that the
+// guard counts 3 levels deeper. The edit refuses rather than write a file
+// the config manager could not read back; fewer brackets are edited.
+TEST(SchedulerConfigTest, RefusesAnEditThatWouldNotReadBack) {
+  const auto config = [](int brackets) {
+    return "apiVersion: kubescheduler.config.k8s.io/v1\n"
+           "kind: KubeSchedulerConfiguration\nextenders:\n- a" +
+           std::string(brackets, '{') + ": 1\n";
+  };
+  // "- " counts 2 levels as written: 253 brackets are the deepest accepted.
+  ASSERT_TRUE(ParseYamlMap(config(253), "c.yaml").ok());
+  ASSERT_FALSE(ParseYamlMap(config(255), "c.yaml").ok());
+  auto refused = AddOurExtender(config(253), "c.yaml", Options());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(refused.status().message(),
+            "c.yaml as edited: YAML nested deeper than 256 levels (block "
+            "style); not written, it would not read back");
+  // The guard counts the unclosed brackets on every later line too, and
+  // our entry's deepest line is 8 columns deep ("      - name").
+  auto added = AddOurExtender(config(248), "c.yaml", Options());
+  ASSERT_TRUE(added.ok()) << added.status().ToString();
+  EXPECT_TRUE(HasOurEntry(*added)) << *added;
+}
+
 void ExpectPlainEntry(const YAML::Node& e, const std::string& url);
 
 // The shipped examples in configs/scheduler carry the contract entry and

@@ -208,7 +208,7 @@ StatusOr<std::string> EditManifest(YAML::Node pod, std::string_view what,
     }
     metadata["annotations"][std::string(kMarkerAnnotation)] =
         StringNode(edit.marker);
-    return EmitYaml(pod);
+    return EmitYamlToWrite(pod, what);
   } catch (const std::exception& e) {
     return InvalidArgumentError(std::string(what) + ": " + e.what());
   }

@@ -93,6 +93,19 @@ std::string EmitYaml(const YAML::Node& node) {
   return text;
 }
 
+StatusOr<std::string> EmitYamlToWrite(const YAML::Node& node,
+                                      std::string_view what) {
+  std::string text = EmitYaml(node);
+  if (Status readable =
+          json::CheckYamlDepth(text, std::string(what) + " as edited");
+      !readable.ok()) {
+    return InvalidArgumentError(
+        readable.message() +
+        " (block style); not written, it would not read back");
+  }
+  return text;
+}
+
 YAML::Node StringNode(const std::string& value) {
   YAML::Node node(value);
   node.SetTag("!");

@@ -29,6 +29,19 @@ StatusOr<YAML::Node> ParseYamlMap(std::string_view text, std::string_view what);
 // Block-style YAML text ending in a newline.
 std::string EmitYaml(const YAML::Node& node);
 
+// EmitYaml for a file the config manager is about to write: also checks
+// that ParseYamlMap's guards (json::CheckYamlDepth) accept the text, so
+// nothing is written that the config manager could not read back. Block
+// style may count deeper than the input did: the guard counts indentation
+// columns and every '[' or '{' in a plain scalar, and an input's flow
+// collections come out as indented blocks (found by
+// //fuzz:scheduler_config_fuzzer: a key of some 250 brackets, written as
+// an indented "? key", came out 3 levels deeper). Failure:
+// InvalidArgument "<what> as edited: YAML nested deeper than 256 levels
+// (block style); not written, it would not read back".
+StatusOr<std::string> EmitYamlToWrite(const YAML::Node& node,
+                                      std::string_view what);
+
 // A new scalar node that EmitYaml writes as a string, whatever it looks
 // like ("true", "0.1").
 YAML::Node StringNode(const std::string& value);

@@ -80,6 +80,31 @@ TEST(YamlTextTest, CollectionKeysParseBack) {
   EXPECT_EQ(EmitYaml(*again), out);
 }
 
+// EmitYamlToWrite is EmitYaml when the text reads back, and refuses a
+// tree whose block-style text the depth guard would refuse.
+TEST(YamlTextTest, EmitToWriteRefusesWhatWouldNotReadBack) {
+  auto node = ParseYamlMap("a: [1, {b: c}]\nd: e\n", "t");
+  ASSERT_TRUE(node.ok());
+  auto written = EmitYamlToWrite(*node, "t");
+  ASSERT_TRUE(written.ok()) << written.status().ToString();
+  EXPECT_EQ(*written, EmitYaml(*node));
+
+  // 200 nested one-key maps: in flow style 200 levels, in block style 400
+  // columns of indentation.
+  std::string deep;
+  for (int i = 0; i < 200; ++i) deep += "{k: ";
+  deep += "v" + std::string(200, '}');
+  auto nested = ParseYamlMap("a: " + deep + "\n", "t");
+  ASSERT_TRUE(nested.ok()) << nested.status().ToString();
+  auto refused = EmitYamlToWrite(*nested, "deep.yaml");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(refused.status().message().find(
+                "deep.yaml as edited: YAML nested deeper than 256 levels"),
+            std::string::npos)
+      << refused.status().message();
+}
+
 TEST(YamlTextTest, StringNodeStaysAString) {
   YAML::Node map(YAML::NodeType::Map);
   map["x"] = StringNode("true");
