@@ -90,6 +90,12 @@ std::string EmitYaml(const YAML::Node& node) {
   Emit(out, node);
   std::string text = out.c_str();
   if (text.empty() || text.back() != '\n') text += '\n';
+  // yaml-cpp reads the first bytes of a stream as its encoding mark: a key
+  // written first that begins "\xff\xfe" turns the file into UTF-16, one
+  // that begins with UTF-8's mark loses it (found by
+  // //fuzz:scheduler_config_fuzzer: the input had comment lines before it).
+  // A document start marker first keeps every byte of the key.
+  if (static_cast<unsigned char>(text.front()) >= 0x80) text.insert(0, "---\n");
   return text;
 }
 

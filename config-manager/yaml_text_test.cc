@@ -105,6 +105,29 @@ TEST(YamlTextTest, EmitToWriteRefusesWhatWouldNotReadBack) {
       << refused.status().message();
 }
 
+// Found by //fuzz:scheduler_config_fuzzer: a first key beginning with
+// bytes yaml-cpp takes for an encoding mark ("\xff\xfe": UTF-16) made the
+// written file unreadable; UTF-8's mark would have been dropped from it.
+TEST(YamlTextTest, FirstKeyIsNotReadAsAnEncodingMark) {
+  for (const std::string key :
+       {std::string("\xff\xfe\xff\xffk"), std::string("\xfe\xffk"),
+        std::string("\xef\xbb\xbfk"), std::string("\xc3\xa9t\xc3\xa9")}) {
+    auto node = ParseYamlMap("# comment\n" + key + ": 1\nb: 2\n", "t");
+    ASSERT_TRUE(node.ok()) << node.status().ToString();
+    ASSERT_EQ(node->begin()->first.Scalar(), key);
+    const std::string out = EmitYaml(*node);
+    // Written plain, the key would begin the file ("\xef\xbb\xbf" goes
+    // out escaped, "\ufeff").
+    if (key[0] != '\xef') EXPECT_EQ(out.rfind("---\n", 0), 0u) << out;
+    auto again = ParseYamlMap(out, "out");
+    ASSERT_TRUE(again.ok()) << again.status().ToString() << "\n" << out;
+    ASSERT_EQ(again->size(), 2u) << out;
+    EXPECT_EQ(again->begin()->first.Scalar(), key) << out;
+    EXPECT_EQ((*again)["b"].Scalar(), "2");
+    EXPECT_EQ(EmitYaml(*again), out);
+  }
+}
+
 TEST(YamlTextTest, StringNodeStaysAString) {
   YAML::Node map(YAML::NodeType::Map);
   map["x"] = StringNode("true");
