@@ -98,8 +98,14 @@ void NodeFeed::OnAdd(const nlohmann::json& node) {
   if (!view.usable()) {
     spdlog::warn("node {}: left out of placement: {}", view.name, view.problem);
   }
-  cache_->UpsertNode(std::move(view));
+  const uint32_t host_index = HostIndex(view.name);
+  cache_->UpsertNode(std::move(view), host_index);
   UpsertResources(node);
+}
+
+uint32_t NodeFeed::HostIndex(std::string_view name) {
+  if (resources_ == nullptr || name.empty()) return kNoHostIndex;
+  return resources_->IndexOf(name);
 }
 
 void NodeFeed::UpsertResources(const nlohmann::json& node) {
@@ -127,7 +133,8 @@ void NodeFeed::OnUpdate(const nlohmann::json& old_node,
                    after.name, is[i].index);
     }
   }
-  cache_->UpsertNode(std::move(after));
+  const uint32_t host_index = HostIndex(after.name);
+  cache_->UpsertNode(std::move(after), host_index);
   UpsertResources(new_node);
 }
 

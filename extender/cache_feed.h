@@ -62,6 +62,8 @@ class NodeFeed : public kube::InformerHandler {
 
  private:
   void UpsertResources(const nlohmann::json& node);
+  // resources_->IndexOf(name), or kNoHostIndex without resources_.
+  uint32_t HostIndex(std::string_view name);
 
   CardCache* const cache_;
   NodeResources* const resources_;

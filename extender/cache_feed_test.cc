@@ -92,6 +92,36 @@ TEST_F(CacheFeedTest, NodeAllocatableIsDecodedAndKept) {
   EXPECT_FALSE(resources_.Free("n1").has_value());
 }
 
+// The cached node carries its NodeResources index, which reads its figures
+// (a filter's candidates are not looked up by name twice).
+TEST_F(CacheFeedTest, CachedNodeKeepsItsHostIndex) {
+  nodes_.OnAdd(DecodedNode("n1", "16", "64Gi"));
+  nodes_.OnAdd(DecodedNode("n2", "4", "8Gi"));
+  nodes_.OnUpdate(DecodedNode("n2", "4", "8Gi"), DecodedNode("n2", "6", "8Gi"));
+  std::vector<uint32_t> hosts;
+  cache_.WithNodes({"n1", "n2", "absent"},
+                   [&](const std::vector<const CachedNode*>& nodes) {
+                     ASSERT_NE(nodes[0], nullptr);
+                     ASSERT_NE(nodes[1], nullptr);
+                     EXPECT_EQ(nodes[2], nullptr);
+                     hosts = {nodes[0]->host_index, nodes[1]->host_index};
+                   });
+  ASSERT_EQ(hosts.size(), 2u);
+  EXPECT_EQ(hosts[0], resources_.IndexOf("n1"));
+  EXPECT_EQ(hosts[1], resources_.IndexOf("n2"));
+  const auto free = resources_.FreeOf({"n1", "n2"}, hosts);
+  EXPECT_EQ(free[0]->cpu_milli, 16000);
+  EXPECT_EQ(free[1]->cpu_milli, 6000);
+  // Without a NodeResources the feed gives none.
+  CardCache alone;
+  NodeFeed feed(&alone, nullptr);
+  feed.OnAdd(DecodedNode("n1", "16", "64Gi"));
+  alone.WithNodes({"n1"}, [](const std::vector<const CachedNode*>& nodes) {
+    ASSERT_NE(nodes[0], nullptr);
+    EXPECT_EQ(nodes[0]->host_index, kNoHostIndex);
+  });
+}
+
 TEST_F(CacheFeedTest, PlainPodCountsOnItsNodeUntilDeleted) {
   nodes_.OnAdd(DecodedNode("n1", "16", "64Gi"));
   const json pod = DecodedPlainPod(kUidA, "n1", "6", "Running");

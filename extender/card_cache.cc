@@ -22,7 +22,7 @@ void CardCache::UpsertNode(const nlohmann::json& node) {
   UpsertNode(ReadNodeView(node));
 }
 
-void CardCache::UpsertNode(NodeView view) {
+void CardCache::UpsertNode(NodeView view, uint32_t host_index) {
   std::unique_lock lock(mu_);
   if (view.name.empty()) return;
   if (view.problem == NotSharingNodeReason()) {
@@ -35,6 +35,7 @@ void CardCache::UpsertNode(NodeView view) {
   if (added) index_.Insert(entry->first, &entry->second);
   CachedNode& cached = entry->second;
   cached.view = std::move(view);
+  cached.host_index = host_index;
   RecountLocked(name);
 }
 

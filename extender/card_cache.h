@@ -39,6 +39,9 @@
 namespace gcushare::extender {
 
 // One node as the cache holds it.
+// CachedNode::host_index when no NodeResources index was given.
+inline constexpr uint32_t kNoHostIndex = UINT32_MAX;
+
 struct CachedNode {
   NodeView view;                   // The node object as last read.
   std::vector<CardUsage> cards;    // One per published card, layout order.
@@ -49,6 +52,11 @@ struct CachedNode {
   // Summarize(cards), recomputed with every new version (beside it: read
   // first for each candidate, before the cards).
   NodeSummary summary;
+  // The node's index in NodeResources (NodeResources::IndexOf, stable for
+  // the process), so that a filter reads its candidates' host figures
+  // without looking their names up a second time; kNoHostIndex when the
+  // feed gave none.
+  uint32_t host_index = kNoHostIndex;
 };
 
 class CardCache {
@@ -56,8 +64,9 @@ class CardCache {
   // From the node informer. A node without the sharing label is removed.
   void UpsertNode(const nlohmann::json& node);
   // The same with ReadNodeView(node) already read (NodeFeed reads it to
-  // log first; the layout annotation is parsed once per node event).
-  void UpsertNode(NodeView view);
+  // log first; the layout annotation is parsed once per node event), and
+  // the node's NodeResources index (CachedNode::host_index).
+  void UpsertNode(NodeView view, uint32_t host_index = kNoHostIndex);
   void RemoveNode(std::string_view name);
 
   // From the pod informer. An assignment that cannot be read in full is

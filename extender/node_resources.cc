@@ -320,6 +320,36 @@ std::vector<std::optional<HostRequest>> NodeResources::FreeOf(
   return out;
 }
 
+std::vector<std::optional<HostRequest>> NodeResources::FreeOf(
+    const std::vector<std::string_view>& nodes,
+    const std::vector<uint32_t>& indices) const {
+  std::vector<std::optional<HostRequest>> out(nodes.size());
+  std::lock_guard<std::mutex> lock(mu_);
+  // Each node's figures requested a few candidates ahead of reading them.
+  constexpr size_t kAhead = 8;
+  const auto at = [&](size_t i) -> const Node* {
+    return indices[i] < nodes_.size() ? &nodes_[indices[i]] : nullptr;
+  };
+  for (size_t i = 0; i < nodes.size() && i < kAhead; ++i) {
+    if (const Node* node = at(i)) __builtin_prefetch(&node->requested);
+  }
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (i + kAhead < nodes.size()) {
+      if (const Node* node = at(i + kAhead)) {
+        __builtin_prefetch(&node->requested);
+      }
+    }
+    const Node* node = at(i);
+    out[i] = node != nullptr ? FreeOfNode(node) : FreeLocked(nodes[i]);
+  }
+  return out;
+}
+
+uint32_t NodeResources::IndexOf(std::string_view name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return IndexLocked(name);
+}
+
 size_t NodeResources::pod_count() const {
   std::lock_guard<std::mutex> lock(mu_);
   return pods_.size();

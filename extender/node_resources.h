@@ -79,6 +79,16 @@ class NodeResources {
   // Free() of each of `nodes`, in order, under one lock.
   std::vector<std::optional<HostRequest>> FreeOf(
       const std::vector<std::string_view>& nodes) const;
+  // The same, reading node i at `indices[i]` (IndexOf) without looking its
+  // name up, or by name where that is past the nodes known (UINT32_MAX for
+  // none). `indices` is as long as `nodes`.
+  std::vector<std::optional<HostRequest>> FreeOf(
+      const std::vector<std::string_view>& nodes,
+      const std::vector<uint32_t>& indices) const;
+  // The node's index, the same for the life of this object (a node seen
+  // for the first time gets the next one, its figures unknown until
+  // UpsertNode()).
+  uint32_t IndexOf(std::string_view name);
   size_t pod_count() const;
 
  private:

@@ -99,6 +99,50 @@ TEST(NodeResourcesTest, FreeOfAgreesWithFreeForEveryName) {
   EXPECT_FALSE(free[40].has_value());
 }
 
+// FreeOf by index reads the same figures as by name; where the index is
+// none (UINT32_MAX) or past the nodes known it looks the name up.
+TEST(NodeResourcesTest, FreeOfByIndexAgreesWithFreeOfByName) {
+  NodeResources resources;
+  std::vector<std::string> names;
+  std::vector<uint32_t> indices;
+  for (int i = 0; i < 40; ++i) {
+    names.push_back("node-" + std::to_string(i));
+    indices.push_back(resources.IndexOf(names.back()));
+    if (i % 3 != 0) {
+      ASSERT_TRUE(
+          resources.UpsertNode(NodeObject(names.back(), "16", "64Gi")).ok());
+    }
+  }
+  // Stable: seen again, or through a node object, the same index.
+  EXPECT_EQ(resources.IndexOf("node-7"), indices[7]);
+  EXPECT_NE(indices[7], indices[8]);
+  ASSERT_TRUE(resources.UpsertPod(PodObject(kUid1, "node-1", "3", "2Gi")).ok());
+  ASSERT_TRUE(resources.UpsertPod(PodObject(kUid2, "node-2", "1", "1Gi")).ok());
+  indices[2] = UINT32_MAX;  // By name.
+  names.push_back("absent");
+  indices.push_back(UINT32_MAX);
+  names.push_back("node-5");
+  indices.push_back(1000);  // Past the nodes: by name.
+  const std::vector<std::string_view> views(names.begin(), names.end());
+  const auto by_index = resources.FreeOf(views, indices);
+  const auto by_name = resources.FreeOf(views);
+  ASSERT_EQ(by_index.size(), names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    ASSERT_EQ(by_index[i].has_value(), by_name[i].has_value()) << names[i];
+    if (by_name[i].has_value()) {
+      EXPECT_EQ(by_index[i]->cpu_milli, by_name[i]->cpu_milli) << names[i];
+      EXPECT_EQ(by_index[i]->memory, by_name[i]->memory) << names[i];
+    }
+  }
+  EXPECT_EQ(by_index[1]->cpu_milli, 13000);
+  EXPECT_EQ(by_index[2]->cpu_milli, 15000);
+  EXPECT_FALSE(by_index[3].has_value());
+  EXPECT_TRUE(by_index[41].has_value());
+  // The index reads the node at it, whatever name is given beside it.
+  const auto other = resources.FreeOf({"node-4"}, {indices[1]});
+  EXPECT_EQ(other[0]->cpu_milli, 13000);
+}
+
 TEST(NodeResourcesTest, BadInputChangesNothing) {
   NodeResources resources;
   ASSERT_TRUE(resources.UpsertNode(NodeObject("a", "16", "64Gi")).ok());

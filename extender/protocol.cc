@@ -15,6 +15,14 @@
 namespace gcushare::extender {
 namespace {
 
+// Bodies up to this size are read with parsers the calling thread keeps
+// between requests (kube-scheduler's filter body for 500 names is about
+// 15 KB): a parser's buffers, sized by the text, were allocated, faulted in
+// and freed for every request. A larger body (up to the HTTP server's
+// limit) gets parsers of its own, freed after, so that no HTTP worker
+// keeps megabytes for one odd request.
+constexpr size_t kKeptParserBytes = size_t{256} << 10;
+
 StatusOr<nlohmann::json> ParseObject(
     std::string_view body, std::string_view what,
     const json::FieldTree& keep = json::FieldTree()) {
@@ -24,8 +32,15 @@ StatusOr<nlohmann::json> ParseObject(
   // simdjson lexes, nlohmann holds (json/pruned_parse.h): 1.3-1.7x faster
   // than nlohmann's parser on a 500-name ExtenderArgs, and what `keep`
   // drops is never built (//extender:decode_benchmark).
-  GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json parsed,
-                            json::ParsePruned(body, keep, what));
+  StatusOr<nlohmann::json> result = nlohmann::json();
+  if (body.size() > kKeptParserBytes) {
+    result = json::ParsePruned(body, keep, what);
+  } else {
+    // This thread's; created at its first body, freed when it ends.
+    thread_local json::PrunedParser parser;
+    result = parser.Parse(body, keep, what);
+  }
+  GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json parsed, std::move(result));
   if (!parsed.is_object()) {
     return InvalidArgumentError(std::string(what) + ": not a JSON object");
   }
@@ -77,8 +92,19 @@ StatusOr<std::optional<std::vector<std::string>>> ReadNodeNames(
   // The chosen key so far and what its value reads as.
   std::optional<std::string> chosen;
   StatusOr<Names> names = Names();
-  const simdjson::padded_string padded(body);
-  od::parser parser;
+  // This thread's buffer and parser for bodies up to kKeptParserBytes
+  // (see there), else ones of this call's.
+  thread_local std::string kept_buffer;
+  thread_local od::parser kept_parser;
+  std::string own_buffer;
+  od::parser own_parser;
+  const bool kept = body.size() <= kKeptParserBytes;
+  std::string& buffer = kept ? kept_buffer : own_buffer;
+  od::parser& parser = kept ? kept_parser : own_parser;
+  buffer.reserve(body.size() + simdjson::SIMDJSON_PADDING);
+  buffer.assign(body);
+  const simdjson::padded_string_view padded(buffer.data(), buffer.size(),
+                                            buffer.capacity());
   od::document document;
   if (auto error = parser.iterate(padded).get(document))
     return malformed(error);
@@ -213,46 +239,6 @@ StatusOr<ExtenderArgs> ParseExtenderArgs(std::string_view body) {
 
 namespace {
 
-// Sorted by name, equal names once (the first): the order and keys of a
-// std::map, which nlohmann dumps.
-// Sorts (name's first 16 bytes as two big-endian numbers, then the whole
-// name, then the position): mostly integer compares, where comparing names
-// calls memcmp each time (a filter fails hundreds of nodes; names often
-// share their first 8 bytes, as "node-1234" and "node-1235").
-void SortByName(std::vector<FailedNode>& nodes) {
-  struct Key {
-    uint64_t high;
-    uint64_t low;
-    uint32_t at;
-  };
-  auto prefix = [](std::string_view name, size_t from) {
-    uint64_t value = 0;
-    for (size_t k = from; k < from + 8; ++k) {
-      value = (value << 8) |
-              (k < name.size() ? static_cast<unsigned char>(name[k]) : 0);
-    }
-    return value;
-  };
-  std::vector<Key> keys(nodes.size());
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    const std::string_view name = nodes[i].name;
-    keys[i] = {prefix(name, 0), prefix(name, 8), static_cast<uint32_t>(i)};
-  }
-  std::sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
-    if (a.high != b.high) return a.high < b.high;
-    if (a.low != b.low) return a.low < b.low;
-    const int order = nodes[a.at].name.compare(nodes[b.at].name);
-    return order != 0 ? order < 0 : a.at < b.at;
-  });
-  std::vector<FailedNode> sorted;
-  sorted.reserve(nodes.size());
-  for (const Key& key : keys) {
-    if (!sorted.empty() && sorted.back().name == nodes[key.at].name) continue;
-    sorted.push_back(nodes[key.at]);
-  }
-  nodes = std::move(sorted);
-}
-
 std::vector<FailedNode> Borrow(
     const std::map<std::string, std::string>& reasons) {
   std::vector<FailedNode> out;
@@ -287,7 +273,8 @@ void AppendPlainMember(std::string_view name, std::string_view value,
   std::memcpy(to, value.data(), value.size());
 }
 
-// `"key":{"name":"reason",...}` (`reasons` sorted) appended to `out`. A
+// `"key":{"name":"reason",...}` (in the order of `reasons`) appended to
+// `out`. A
 // reason equal to the one before (as binpack's one "outranked" text for
 // hundreds of nodes, or the insufficient-memory reason) is escaped once and
 // copied.
@@ -354,10 +341,8 @@ void AppendNodeNames(const std::vector<std::string>& passed, std::string& out) {
 }  // namespace
 
 std::string EncodeFilterNames(const std::vector<std::string>& passed,
-                              std::vector<FailedNode> failed,
-                              std::vector<FailedNode> unresolvable) {
-  SortByName(failed);
-  SortByName(unresolvable);
+                              const std::vector<FailedNode>& failed,
+                              const std::vector<FailedNode>& unresolvable) {
   std::string out;
   out.reserve(64 + passed.size() * 24 + failed.size() * 96 +
               unresolvable.size() * 96);

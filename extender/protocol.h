@@ -73,13 +73,17 @@ struct FailedNode {
 };
 
 // The NodeNames form of a filter reply (nodeCacheCapable=true) from
-// borrowed names and reasons, without building maps: the same bytes as
-// EncodeFilterResult() of the equal FilterResult (`failed` and
-// `unresolvable` are sorted by name here; of equal names the first stays,
-// and callers give equal names equal reasons).
+// borrowed names and reasons, without building maps: the object
+// EncodeFilterResult() writes for the equal FilterResult, with the failed
+// nodes in the order given (kube-scheduler's, as the candidates came),
+// not sorted as a std::map keeps them: FailedNodes and
+// FailedAndUnresolvableNodes are Go maps, whose JSON order means nothing
+// (sorting 500 names was a twelfth of a filter). A name given twice is
+// written twice (kube-scheduler never sends one twice; Go's decoder keeps
+// the last), so callers give equal names equal reasons.
 std::string EncodeFilterNames(const std::vector<std::string>& passed,
-                              std::vector<FailedNode> failed,
-                              std::vector<FailedNode> unresolvable);
+                              const std::vector<FailedNode>& failed,
+                              const std::vector<FailedNode>& unresolvable);
 
 // An error reply (filter fails for this attempt).
 std::string EncodeFilterError(std::string_view error);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <random>
+#include <set>
 
 #include "testing/files.h"
 #include "testing/subprocess.h"
@@ -245,10 +246,11 @@ TEST(ProtocolTest, EncodeFilterResultSameBytesAsADump) {
   EXPECT_EQ(EncodeFilterResult(by_names, result), dumped(true, by_names));
 }
 
-// EncodeFilterNames sorts the failed nodes as a std::map orders its keys
-// (bytes, unsigned; equal names once, the first): names sharing their
-// first 8 bytes, shorter than 8, with NUL and high bytes, repeated.
-TEST(ProtocolTest, EncodeFilterNamesOrdersFailuresAsAMap) {
+// EncodeFilterNames writes the failed nodes in the order given, each name
+// as it was (names sharing their first 8 bytes, shorter than 8, with NUL,
+// high bytes and bytes to escape), and the object is the one
+// EncodeFilterResult writes for the same maps.
+TEST(ProtocolTest, EncodeFilterNamesKeepsTheGivenOrder) {
   std::mt19937 rng(3);
   const std::vector<std::string> stems = {"node-",
                                           "node-1",
@@ -263,24 +265,40 @@ TEST(ProtocolTest, EncodeFilterNamesOrdersFailuresAsAMap) {
                                             "a \"b\"\n"};
   for (int round = 0; round < 50; ++round) {
     std::vector<std::string> names;
-    std::vector<FailedNode> failed;
-    std::map<std::string, std::string> expected;
-    for (int i = 0; i < 60; ++i) {
-      names.push_back(stems[rng() % stems.size()] + std::to_string(rng() % 40));
+    std::set<std::string> seen;
+    while (names.size() < 60) {
+      std::string name = stems[rng() % stems.size()] + std::to_string(rng() % 99);
+      if (seen.insert(name).second) names.push_back(std::move(name));
     }
+    std::vector<FailedNode> failed, unresolvable;
+    nlohmann::ordered_json failed_json = nlohmann::ordered_json::object();
+    nlohmann::ordered_json unresolvable_json = nlohmann::ordered_json::object();
+    FilterResult result;
     for (const std::string& name : names) {
       const std::string& reason = reasons[rng() % reasons.size()];
-      failed.push_back({name, reason});
-      expected.emplace(name, reason);  // The first stays.
+      if (rng() % 3 == 0) {
+        unresolvable.push_back({name, reason});
+        unresolvable_json[name] = reason;
+        result.failed_unresolvable.emplace(name, reason);
+      } else {
+        failed.push_back({name, reason});
+        failed_json[name] = reason;
+        result.failed.emplace(name, reason);
+      }
     }
-    const std::vector<std::string> passed = {"p", names[0], "q\"\x01"};
+    const std::vector<std::string> passed = {"p", "q\"\x01"};
+    result.passed = passed;
     nlohmann::ordered_json dump;
     dump["NodeNames"] = passed;
-    dump["FailedNodes"] = expected;
-    dump["FailedAndUnresolvableNodes"] = nlohmann::json::object();
+    dump["FailedNodes"] = failed_json;
+    dump["FailedAndUnresolvableNodes"] = unresolvable_json;
     dump["Error"] = "";
-    EXPECT_EQ(EncodeFilterNames(passed, failed, {}),
-              "{\"Nodes\":null," + dump.dump().substr(1));
+    const std::string encoded = EncodeFilterNames(passed, failed, unresolvable);
+    EXPECT_EQ(encoded, "{\"Nodes\":null," + dump.dump().substr(1));
+    ExtenderArgs by_names;
+    by_names.node_names = std::vector<std::string>{};
+    EXPECT_EQ(nlohmann::json::parse(encoded),
+              nlohmann::json::parse(EncodeFilterResult(by_names, result)));
   }
 }
 
