@@ -49,14 +49,14 @@ struct CachedNode {
   // Changes whenever `view` or `cards` change, to a value no node of this
   // cache ever had (never 0): what VerdictMemo keys verdicts by.
   uint64_t version = 0;
-  // Summarize(cards), recomputed with every new version (beside it: read
-  // first for each candidate, before the cards).
-  NodeSummary summary;
   // The node's index in NodeResources (NodeResources::IndexOf, stable for
   // the process), so that a filter reads its candidates' host figures
   // without looking their names up a second time; kNoHostIndex when the
-  // feed gave none.
+  // feed gave none. Beside `version`: read by the filter that reads it.
   uint32_t host_index = kNoHostIndex;
+  // Summarize(cards), recomputed with every new version (beside it: read
+  // first for each candidate, before the cards).
+  NodeSummary summary;
 };
 
 class CardCache {
