@@ -98,19 +98,26 @@ bool HasPrefixDir(const std::string& path, const std::string& dir) {
 
 // Maps a path inside the container to the host through the hostPath
 // mounts (longest mountPath wins); "" when no hostPath mount covers it.
+// A mount without a name names no volume, and a hostPath that is not a map
+// has no path (kubelet refuses both; found by
+// //fuzz:scheduler_manifest_fuzzer: a nameless mount matched a nameless
+// volume whose hostPath was a string, and reading its path threw).
 std::string HostPathOf(const YAML::Node& pod, const YAML::Node& container,
                        const std::string& path) {
   std::string best_mount, best_host;
   const YAML::Node mounts = container["volumeMounts"];
   if (!mounts || !mounts.IsSequence()) return "";
+  const YAML::Node volumes = pod["spec"]["volumes"];
+  if (!volumes || !volumes.IsSequence()) return "";
   for (const YAML::Node& m : mounts) {
     std::string mount_path = Str(m["mountPath"]);
-    if (!HasPrefixDir(path, mount_path) ||
+    const std::string name = Str(m["name"]);
+    if (name.empty() || !HasPrefixDir(path, mount_path) ||
         mount_path.size() <= best_mount.size()) {
       continue;
     }
-    for (const YAML::Node& v : pod["spec"]["volumes"]) {
-      if (Str(v["name"]) == Str(m["name"]) && v["hostPath"]) {
+    for (const YAML::Node& v : volumes) {
+      if (Str(v["name"]) == name && v["hostPath"] && v["hostPath"].IsMap()) {
         best_mount = mount_path;
         best_host = Str(v["hostPath"]["path"]);
       }

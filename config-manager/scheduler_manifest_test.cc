@@ -238,6 +238,21 @@ TEST(SchedulerManifestTest, RejectsWhatItCannotEdit) {
        "    volumeMounts: [{name: cfg, mountPath: /etc/s}]\n"
        "  volumes: [{name: cfg, configMap: {name: c}}]\n",
        "not on a hostPath volume"},
+      // Found by //fuzz:scheduler_manifest_fuzzer: a nameless mount matched
+      // a nameless volume, and its hostPath, a string, was read as a map
+      // (the error was yaml-cpp's "operator[] call on a scalar").
+      {"apiVersion: v1\nkind: Pod\nmetadata: {name: s}\nspec:\n"
+       "  containers:\n  - name: kube-scheduler\n"
+       "    command: [kube-scheduler, --config=/etc/s/c.yaml]\n"
+       "    volumeMounts: [{mountPath: /etc/s}]\n"
+       "  volumes: [{hostPath: /etc/s}]\n",
+       "--config=/etc/s/c.yaml is not on a hostPath volume"},
+      {"apiVersion: v1\nkind: Pod\nmetadata: {name: s}\nspec:\n"
+       "  containers:\n  - name: kube-scheduler\n"
+       "    command: [kube-scheduler, --config=/etc/s/c.yaml]\n"
+       "    volumeMounts: [{name: cfg, mountPath: /etc/s}]\n"
+       "  volumes: [{name: cfg, hostPath: /etc/s}]\n",
+       "--config=/etc/s/c.yaml is not on a hostPath volume"},
       {"kind: Pod\nspec: [\n", "m.yaml"},
       {"apiVersion: v1\nkind: Pod\nmetadata: {name: s}\nspec:\n"
        "  containers:\n  - name: kube-scheduler\n"
