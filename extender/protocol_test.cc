@@ -267,7 +267,8 @@ TEST(ProtocolTest, EncodeFilterNamesKeepsTheGivenOrder) {
     std::vector<std::string> names;
     std::set<std::string> seen;
     while (names.size() < 60) {
-      std::string name = stems[rng() % stems.size()] + std::to_string(rng() % 99);
+      std::string name =
+          stems[rng() % stems.size()] + std::to_string(rng() % 99);
       if (seen.insert(name).second) names.push_back(std::move(name));
     }
     std::vector<FailedNode> failed, unresolvable;
