@@ -54,12 +54,27 @@ inline constexpr std::string_view kCdiStaticDir = "/etc/cdi";
 // Device-plugin annotation form: "cdi.k8s.io/<plugin>_<device>".
 inline constexpr std::string_view kCdiAnnotationPrefix = "cdi.k8s.io/";
 
+// DRA (Kubernetes Dynamic Resource Allocation, resource.k8s.io/v1): the
+// driver name (the ResourceSlices' spec.driver, the DeviceClass's selector,
+// the plugin's registration name), the CDI kind of the per-claim specs
+// (k8s.<driver>/gcu), the node label that puts a node pool on the DRA path,
+// and the whole-card DeviceClass mapped to enflame.com/gcu-count (KEP-5004).
+inline constexpr std::string_view kDraDriverName = "gcu.enflame.com";
+inline constexpr std::string_view kDraCdiKind = "k8s.gcu.enflame.com/gcu";
+inline constexpr std::string_view kDraDeviceClass = "gcu.enflame.com";
+inline constexpr std::string_view kDraWholeCardDeviceClass =
+    "whole-gcu.enflame.com";
+inline constexpr std::string_view kModeNodeLabel = "enflame.com/gcushare-mode";
+inline constexpr std::string_view kModeNodeLabelDra = "dra";
+
 // Component names (log files, events, --version).
 inline constexpr std::string_view kExtenderName = "gcushare-scheduler-extender";
 inline constexpr std::string_view kDevicePluginName = "gcushare-device-plugin";
 inline constexpr std::string_view kNriPluginName = "gcushare-nri-plugin";
 inline constexpr std::string_view kConfigManagerName =
     "gcushare-config-manager";
+inline constexpr std::string_view kDraDriverComponentName =
+    "gcushare-dra-driver";
 
 // Extender HTTP API.
 inline constexpr int kExtenderDefaultPort = 32766;

@@ -22,6 +22,19 @@ struct Resource {
   static Resource Pods() { return {"", "v1", "pods", true}; }
   static Resource Nodes() { return {"", "v1", "nodes", false}; }
   static Resource Events() { return {"", "v1", "events", true}; }
+  // Dynamic Resource Allocation (resource.k8s.io/v1, GA in Kubernetes 1.34).
+  static Resource ResourceSlices() {
+    return {"resource.k8s.io", "v1", "resourceslices", false};
+  }
+  static Resource ResourceClaims() {
+    return {"resource.k8s.io", "v1", "resourceclaims", true};
+  }
+  static Resource ResourceClaimTemplates() {
+    return {"resource.k8s.io", "v1", "resourceclaimtemplates", true};
+  }
+  static Resource DeviceClasses() {
+    return {"resource.k8s.io", "v1", "deviceclasses", false};
+  }
 
   // The collection: `ns` empty means all namespaces (or a cluster-scoped
   // resource).
