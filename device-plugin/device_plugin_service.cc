@@ -49,7 +49,7 @@ grpc::Status DevicePluginService::ListAndWatch(
       continue;
     }
     sent = next->version;
-    const size_t bytes = next->list->ByteSizeLong();
+    const size_t bytes = next->value->ByteSizeLong();
     if (bytes > kKubeletMaxMessageBytes) {
       // Cannot happen when the mode was chosen by DecideMode; never send a
       // message kubelet must reject.
@@ -59,12 +59,12 @@ grpc::Status DevicePluginService::ListAndWatch(
           bytes, kKubeletMaxMessageBytes);
       continue;
     }
-    if (!writer->Write(*next->list)) {
+    if (!writer->Write(*next->value)) {
       spdlog::info("ListAndWatch: kubelet went away");
       return grpc::Status::OK;
     }
     spdlog::debug("ListAndWatch: sent {} devices ({} bytes, version {})",
-                  next->list->devices_size(), bytes, sent);
+                  next->value->devices_size(), bytes, sent);
   }
   spdlog::info("ListAndWatch ends");
   return grpc::Status::OK;

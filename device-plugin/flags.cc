@@ -3,6 +3,8 @@
 #include <cstdlib>
 
 #include "contract/memory_unit.h"
+#include "contract/memory_unit_flag.h"
+#include "efml/card_source_flags.h"
 
 namespace gcushare::deviceplugin {
 namespace {
@@ -22,40 +24,10 @@ void AddPluginFlags(CLI::App& app, CommandLine* line) {
                  "This node's name (pods are matched on spec.nodeName, the "
                  "layout is published on this Node). Default: $NODE_NAME.")
       ->type_name("NAME");
-  app.add_option("--memory-unit", line->memory_unit,
-                 "GiB per unit of enflame.com/gcu-memory: 1, 0.1, 0.01 or "
-                 "0.001.")
-      ->check(CLI::Validator(
-          [](const std::string& value) -> std::string {
-            StatusOr<contract::MemoryUnit> unit =
-                contract::MemoryUnit::Parse(value);
-            return unit.ok() ? "" : unit.status().message();
-          },
-          "", "UNIT"))
-      ->capture_default_str();
-  app.add_option("--efml-backend", line->cards.backend,
-                 "Where the cards come from: auto (the EFML library, else the "
-                 "/dev and sysfs scan), efml (libefml.so), scan (/dev and "
-                 "sysfs) or fake (the --fake-cards file).")
-      ->check(CLI::IsMember({"auto", "efml", "scan", "fake"}))
-      ->capture_default_str();
-  app.add_option("--fake-cards", line->cards.fake_cards_file,
-                 "YAML file describing the cards (demos, tests, nodes "
-                 "without cards; schema in configs/fake-cards.yaml). Re-read "
-                 "on every health poll. Given without --efml-backend, it "
-                 "selects the fake backend.")
-      ->type_name("FILE");
-  app.add_option("--efml-library", line->cards.efml_library,
-                 "The vendor's EFML library (efml and auto backends): a file "
-                 "name searched by the dynamic loader, or a path.")
-      ->type_name("PATH")
-      ->capture_default_str();
-  app.add_option("--scan-memory-mib", line->cards.scan_memory_mib,
-                 "Card memory in MiB for the scan backend when sysfs does not "
-                 "report it (0: sysfs must report it).")
-      ->type_name("N")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
+  contract::AddMemoryUnitFlag(
+      app, &line->memory_unit,
+      "GiB per unit of enflame.com/gcu-memory: 1, 0.1, 0.01 or 0.001.");
+  efml::AddCardSourceFlags(app, &line->cards);
   app.add_option("--device-plugin-dir", line->device_plugin_dir,
                  "kubelet's device plugin directory: kubelet.sock is there, "
                  "and the plugin serves on gcushare-gcu-memory.sock in it.")
@@ -116,10 +88,7 @@ StatusOr<PluginConfig> MakePluginConfig(const CLI::App& app,
                             contract::MemoryUnit::Parse(line.memory_unit));
   GCUSHARE_ASSIGN_OR_RETURN(config.mode,
                             ParseAdvertiseModeFlag(line.advertise_mode));
-  if (app.get_option("--efml-backend")->count() == 0 &&
-      !line.cards.fake_cards_file.empty()) {
-    line.cards.backend = "fake";
-  }
+  efml::ResolveCardSourceFlags(app, &line.cards);
   config.device_plugin_dir = line.device_plugin_dir;
   config.cdi_dir = line.cdi_dir;
   config.device_specs = line.device_specs;

@@ -36,3 +36,33 @@ prometheus.io/scrape: "true"
 prometheus.io/port: {{ . | quote }}
 prometheus.io/path: /metrics
 {{- end -}}
+
+{{/* The classic node agents' affinity: the user's `affinity`, plus a
+required term keeping them off the nodes of the DRA mode
+(enflame.com/gcushare-mode=dra), so that no node serves the GCU resources
+both ways. The term is added to each of the user's nodeSelectorTerms. */}}
+{{- define "gcushare.classicAffinity" -}}
+{{- $affinity := deepCopy (.Values.affinity | default (dict)) -}}
+{{- $notDra := dict "key" "enflame.com/gcushare-mode" "operator" "NotIn" "values" (list "dra") -}}
+{{- $nodeAffinity := get $affinity "nodeAffinity" | default (dict) -}}
+{{- $required := get $nodeAffinity "requiredDuringSchedulingIgnoredDuringExecution" | default (dict) -}}
+{{- $terms := get $required "nodeSelectorTerms" | default (list (dict)) -}}
+{{- $withTerm := list -}}
+{{- range $terms -}}
+{{- $term := deepCopy . -}}
+{{- $_ := set $term "matchExpressions" (append (get $term "matchExpressions" | default (list)) $notDra) -}}
+{{- $withTerm = append $withTerm $term -}}
+{{- end -}}
+{{- $_ := set $required "nodeSelectorTerms" $withTerm -}}
+{{- $_ := set $nodeAffinity "requiredDuringSchedulingIgnoredDuringExecution" $required -}}
+{{- $_ := set $affinity "nodeAffinity" $nodeAffinity -}}
+{{ toYaml $affinity }}
+{{- end -}}
+
+{{/* The DRA driver's node selector: the sharing label and the DRA mode. */}}
+{{- define "gcushare.draNodeSelector" -}}
+{{- $selector := merge (dict) (.Values.nodeSelector | default (dict)) -}}
+{{- $_ := set $selector "enflame.com/gcushare" "true" -}}
+{{- $_ := set $selector "enflame.com/gcushare-mode" "dra" -}}
+{{ toYaml $selector }}
+{{- end -}}

@@ -1,0 +1,82 @@
+// LatestValue<T>: the latest published value of something that changes as a
+// whole (a device list, a health report), and a way for any number of
+// readers (e.g. open gRPC streams) to wait for the next one.
+//
+// Each publication gets a version 1, 2, ...; a reader remembers the version
+// it handled last and waits for a newer one. Values are shared and
+// immutable once published.
+//
+// Ownership: values are held by shared_ptr. Thread-safety: thread-safe.
+// Failure: none; WaitNewer returns nullopt on timeout or after Close().
+#ifndef GCUSHARE_BASE_LATEST_VALUE_H_
+#define GCUSHARE_BASE_LATEST_VALUE_H_
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+namespace gcushare::base {
+
+template <typename T>
+class LatestValue {
+ public:
+  using Ptr = std::shared_ptr<const T>;
+
+  struct Snapshot {
+    uint64_t version = 0;  // 0: nothing published yet.
+    Ptr value;
+  };
+
+  void Publish(Ptr value) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      current_.version++;
+      current_.value = std::move(value);
+    }
+    cv_.notify_all();
+  }
+
+  Snapshot Current() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return current_;
+  }
+
+  // The first publication newer than `after_version`, or nullopt when
+  // `timeout` passes first or the value is closed.
+  std::optional<Snapshot> WaitNewer(uint64_t after_version,
+                                    std::chrono::milliseconds timeout) {
+    std::unique_lock<std::mutex> lock(mu_);
+    bool ready = cv_.wait_for(lock, timeout, [&] {
+      return closed_ || current_.version > after_version;
+    });
+    if (!ready || closed_) return std::nullopt;
+    return current_;
+  }
+
+  // Wakes every waiter for good (shutdown).
+  void Close() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      closed_ = true;
+    }
+    cv_.notify_all();
+  }
+
+  bool closed() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return closed_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  Snapshot current_;     // Guarded by mu_.
+  bool closed_ = false;  // Guarded by mu_.
+};
+
+}  // namespace gcushare::base
+
+#endif  // GCUSHARE_BASE_LATEST_VALUE_H_
