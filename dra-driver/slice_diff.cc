@@ -1,5 +1,7 @@
 #include "dra-driver/slice_diff.h"
 
+#include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <string_view>
 
@@ -97,16 +99,41 @@ bool SameTaints(const nlohmann::json& desired, const nlohmann::json& stored) {
   return true;
 }
 
-bool SameDevice(const nlohmann::json& desired, const nlohmann::json& stored) {
-  if (!desired.is_object() || !stored.is_object()) return desired == stored;
-  for (const nlohmann::json* side : {&desired, &stored}) {
-    const nlohmann::json& other = side == &desired ? stored : desired;
-    for (auto it = side->begin(); it != side->end(); ++it) {
-      if (it.key() == "capacity" || it.key() == "taints") continue;
-      if (Field(other, it.key()) != it.value()) return false;
+// A field the server holds that the driver did not send counts only when
+// it says something: the zero value of a field (false, "", [], {}) is what
+// the typed upstream comparison would not see either.
+bool IsZero(const nlohmann::json& value) {
+  return value.is_null() || (value.is_boolean() && !value.get<bool>()) ||
+         (value.is_string() && value.get<std::string>().empty()) ||
+         (value.is_number() && value == 0) ||
+         ((value.is_array() || value.is_object()) && value.empty());
+}
+
+// Every field of `desired` equal in `stored` (except those `skip`ped), and
+// no other non-zero field in `stored`.
+bool SameFields(const nlohmann::json& desired, const nlohmann::json& stored,
+                std::initializer_list<std::string_view> skip) {
+  auto skipped = [&](const std::string& key) {
+    return std::find(skip.begin(), skip.end(), key) != skip.end();
+  };
+  for (auto it = desired.begin(); it != desired.end(); ++it) {
+    if (!skipped(it.key()) && Field(stored, it.key()) != it.value()) {
+      return false;
     }
   }
-  return SameCapacity(Field(desired, "capacity"), Field(stored, "capacity")) &&
+  for (auto it = stored.begin(); it != stored.end(); ++it) {
+    if (!skipped(it.key()) && !desired.contains(it.key()) &&
+        !IsZero(it.value())) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool SameDevice(const nlohmann::json& desired, const nlohmann::json& stored) {
+  if (!desired.is_object() || !stored.is_object()) return desired == stored;
+  return SameFields(desired, stored, {"capacity", "taints"}) &&
+         SameCapacity(Field(desired, "capacity"), Field(stored, "capacity")) &&
          SameTaints(Field(desired, "taints"), Field(stored, "taints"));
 }
 
@@ -123,8 +150,9 @@ bool SameSliceContent(const nlohmann::json& desired,
                       const nlohmann::json& stored) {
   const nlohmann::json& want = Field(desired, "spec");
   const nlohmann::json& have = Field(stored, "spec");
-  for (std::string_view key : {"driver", "nodeName", "pool"}) {
-    if (Field(want, key) != Field(have, key)) return false;
+  if (!want.is_object() || !have.is_object() ||
+      !SameFields(want, have, {"devices"})) {
+    return false;
   }
   const nlohmann::json& want_devices = Field(want, "devices");
   const nlohmann::json& have_devices = Field(have, "devices");

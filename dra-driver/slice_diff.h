@@ -2,10 +2,12 @@
 // driver wants, as the upstream resourceslice controller does
 // (staging/src/k8s.io/dynamic-resource-allocation/resourceslice:
 // semantic equality of spec.pool, nodeName and devices; DroppedFieldsError):
-//   - SameSliceContent: the same pool (name, generation, count), node,
-//     driver and devices, with quantities compared by amount ("1Gi" ==
-//     "1024Mi") and a taint's server-set timeAdded ignored when the desired
-//     taint has none;
+//   - SameSliceContent: the same spec (pool name, generation and count,
+//     node, driver, devices), with quantities compared by amount ("1Gi" ==
+//     "1024Mi"), a taint's server-set timeAdded ignored when the desired
+//     taint has none, and fields the driver did not send ignored when they
+//     hold their zero value (false, "", [], {}): a server default must not
+//     make every sync an update;
 //   - FindDroppedFields: which feature-gated fields the server dropped from
 //     a slice it accepted (the gate is off on kube-apiserver): consumable
 //     capacity (allowMultipleAllocations or a capacity's requestPolicy

@@ -51,6 +51,20 @@ TEST(SliceDiffTest, SameContentIgnoresMetadata) {
   EXPECT_TRUE(SameSliceContent(Desired(), stored));
 }
 
+TEST(SliceDiffTest, ZeroValuedServerFieldsAreNotAChange) {
+  json stored = Desired();
+  stored["spec"]["perDeviceNodeSelection"] = false;
+  stored["spec"]["sharedCounters"] = json::array();
+  stored["spec"]["devices"][0]["bindsToNode"] = false;
+  stored["spec"]["devices"][0]["consumesCounters"] = json::array();
+  EXPECT_TRUE(SameSliceContent(Desired(), stored));
+  stored["spec"]["devices"][0]["bindsToNode"] = true;
+  EXPECT_FALSE(SameSliceContent(Desired(), stored));
+  stored = Desired();
+  stored["spec"]["allNodes"] = true;
+  EXPECT_FALSE(SameSliceContent(Desired(), stored));
+}
+
 TEST(SliceDiffTest, QuantitiesCompareByAmount) {
   json stored = Desired();
   stored["spec"]["devices"][0]["capacity"]["memory"]["value"] = "16384Mi";

@@ -209,6 +209,9 @@ Status SlicePublisher::SyncLocked() {
       inventory = inventory_;
       build = effective_;
     }
+    if (build.node_uid.empty()) {
+      GCUSHARE_ASSIGN_OR_RETURN(build.node_uid, ReadNodeUid());
+    }
     GCUSHARE_ASSIGN_OR_RETURN(std::vector<nlohmann::json> desired,
                               BuildSlices(inventory, build, 0));
     // In step by the informer's copy: nothing to ask the server.
@@ -261,6 +264,18 @@ Status SlicePublisher::SyncLocked() {
   return last.ok() ? AbortedError("ResourceSlices of node " + node +
                                   " kept changing during the sync")
                    : last;
+}
+
+StatusOr<std::string> SlicePublisher::ReadNodeUid() {
+  const std::string& node = options_.slices.node_name;
+  StatusOr<nlohmann::json> object =
+      client_->Get(kube::Resource::Nodes(), "", node);
+  if (!object.ok()) return object.status().WithContext("read node " + node);
+  const std::string uid = UidOf(*object);
+  if (uid.empty()) return InvalidArgumentError("node " + node + " has no uid");
+  std::lock_guard<std::mutex> lock(mu_);
+  effective_.node_uid = uid;
+  return uid;
 }
 
 Status SlicePublisher::Execute(const SlicePlan& plan, DroppedFields* dropped) {
@@ -337,7 +352,10 @@ void SlicePublisher::Warn(std::string_view reason, const std::string& message) {
   kube::ObjectReference node;
   node.kind = "Node";
   node.name = options_.slices.node_name;
-  node.uid = options_.slices.node_uid;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    node.uid = effective_.node_uid;
+  }
   StatusOr<nlohmann::json> event = client_->CreateEvent(
       "", node, "Warning", reason, message, contract::kDraDriverComponentName);
   if (!event.ok()) {

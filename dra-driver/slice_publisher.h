@@ -71,7 +71,9 @@ namespace gcushare::dra {
 
 struct SlicePublisherOptions {
   // What to publish: node name and uid, driver version, card model, memory
-  // unit, and whether consumable capacity and taints are wanted.
+  // unit, and whether consumable capacity and taints are wanted. An empty
+  // node uid is read from the Node (GET nodes/<name>) by the first sync,
+  // as the upstream controller does.
   SliceBuilderOptions slices;
   // Periodic resync, on `clock` (upstream DefaultSyncDelay).
   std::chrono::nanoseconds sync_delay = std::chrono::seconds(30);
@@ -137,6 +139,8 @@ class SlicePublisher {
   bool WaitForWork();
   void MarkDirty();
   Status SyncLocked();
+  // The Node's metadata.uid, remembered in effective_.
+  StatusOr<std::string> ReadNodeUid();
   // Carries out `plan`; records what the server dropped in `dropped`.
   Status Execute(const SlicePlan& plan, DroppedFields* dropped);
   // Switches off what the server dropped; true when that changes the

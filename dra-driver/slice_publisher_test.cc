@@ -150,6 +150,29 @@ TEST_F(SlicePublisherTest, CreatesTheNodesSlices) {
   EXPECT_EQ(Count("update resourceslices"), 0u);
 }
 
+TEST_F(SlicePublisherTest, ReadsTheNodeUidWhenNotGiven) {
+  const json node =
+      client_.Seed(kube::Resource::Nodes(), {{"metadata", {{"name", "n1"}}}})
+          .value();
+  SlicePublisherOptions options = Options();
+  options.slices.node_uid = "";
+  SlicePublisher publisher(&client_, Cards(1), options);
+  ASSERT_TRUE(publisher.SyncOnce().ok());
+  EXPECT_EQ(First()["metadata"]["ownerReferences"][0]["uid"],
+            node["metadata"]["uid"]);
+  ASSERT_TRUE(publisher.SyncOnce().ok());
+  EXPECT_EQ(Count("get nodes"), 1u);  // Read once.
+}
+
+TEST_F(SlicePublisherTest, MissingNodeIsAnError) {
+  SlicePublisherOptions options = Options();
+  options.slices.node_uid = "";
+  SlicePublisher publisher(&client_, Cards(1), options);
+  const Status status = publisher.SyncOnce();
+  EXPECT_EQ(status.http_code(), 404) << status;
+  EXPECT_TRUE(Stored().empty());
+}
+
 TEST_F(SlicePublisherTest, HealthChangeUpdatesWithGenerationBump) {
   SlicePublisher publisher(&client_, Cards(3), Options());
   ASSERT_TRUE(publisher.SyncOnce().ok());
