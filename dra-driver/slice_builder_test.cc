@@ -195,6 +195,47 @@ TEST(SliceBuilderTest, PolicyPerMemoryUnit) {
   }
 }
 
+// Quantity.Value(): the amount rounded up to a whole number.
+int64_t Value(const json& quantity) {
+  const int64_t milli = ParseMilliValue(quantity.get<std::string>()).value();
+  return (milli + 999) / 1000;
+}
+
+// The checks kube-apiserver 1.34-1.36 make on a validRange
+// (validateRequestPolicyRange: integer arithmetic on Value() without the
+// DRAFractionalCapacityRange gate), for every unit and some card sizes.
+TEST(SliceBuilderTest, PolicyPassesTheApiServersRangeChecks) {
+  for (std::string unit : {"1", "0.1", "0.01", "0.001"}) {
+    for (uint64_t memory_mib :
+         {2048u, 15000u, 16384u, 24576u, 32768u, 65536u, 98304u, 1234567u}) {
+      SliceBuilderOptions options = Options();
+      options.memory_unit = contract::MemoryUnit::Parse(unit).value();
+      efml::Inventory inventory;
+      inventory.cards.push_back(MakeCard(0, memory_mib));
+      const json memory = Build(
+          inventory, options)[0]["spec"]["devices"][0]["capacity"]["memory"];
+      const std::string what = unit + " " + std::to_string(memory_mib);
+      const json& policy = memory["requestPolicy"];
+      const json& range = policy["validRange"];
+      const int64_t value = Value(memory["value"]);
+      const int64_t min = Value(range["min"]);
+      const int64_t step = Value(range["step"]);
+      const int64_t max = Value(range["max"]);
+      const int64_t deflt = Value(policy["default"]);
+      EXPECT_LE(min, value) << what;
+      EXPECT_GE(deflt, min) << what;
+      EXPECT_LE(min, max) << what;
+      EXPECT_LE(max, value) << what;
+      EXPECT_LE(deflt, max) << what;
+      EXPECT_LE(min + step, value) << what;
+      EXPECT_EQ((deflt - min) % step, 0) << what;
+      EXPECT_EQ((max - min) % step, 0) << what;
+      // The default takes the whole card: what is left is less than a step.
+      EXPECT_LT(value - deflt, step) << what;
+    }
+  }
+}
+
 TEST(SliceBuilderTest, RejectsBadOptions) {
   const std::vector<std::pair<std::string, SliceBuilderOptions>> kCases = [] {
     std::vector<std::pair<std::string, SliceBuilderOptions>> cases;
