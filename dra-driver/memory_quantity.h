@@ -1,0 +1,59 @@
+// Card memory as Kubernetes resource quantities, for the ResourceSlices'
+// capacity "memory" and its consumable-capacity request policy.
+//
+// The API server stores a quantity in canonical form: a whole number of
+// bytes that is a multiple of 1024 is written with a binary suffix
+// ("16Gi", "15000Mi", "1Ti"), any other whole number plainly
+// ("107374183"), and a fractional one in milli-units ("107374182400m").
+// FormatBytes() writes that canonical form, so that what the driver
+// publishes reads back unchanged.
+//
+// Memory units and kube-apiserver 1.34-1.36: the request policy checks
+// (validRange default/max a multiple of step from min) and the scheduler's
+// rounding (consumable_capacity.go roundUpRange) both use
+// Quantity.Value(), the amount rounded UP to a whole number; exact
+// fractional arithmetic only arrives with the DRAFractionalCapacityRange
+// gate (beta in 1.37). A fractional step such as 0.1 GiB (107374182.4
+// bytes) therefore makes every default/max but the first multiple invalid.
+// UnitBytes() is the unit rounded up to a whole byte (0.1 GiB ->
+// 107374183), which both sides then treat exactly: a request of n units
+// consumes n steps.
+//
+// Pure functions; thread-safe.
+#ifndef GCUSHARE_DRA_DRIVER_MEMORY_QUANTITY_H_
+#define GCUSHARE_DRA_DRIVER_MEMORY_QUANTITY_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "contract/memory_unit.h"
+#include "status/status.h"
+
+namespace gcushare::dra {
+
+inline constexpr uint64_t kBytesPerMib = uint64_t{1} << 20;
+
+// The canonical quantity of a whole number of bytes: "16Gi", "15000Mi",
+// "107374183", "0".
+std::string FormatBytes(uint64_t bytes);
+
+// The memory unit in whole bytes, rounded up: "1" -> 1073741824,
+// "0.1" -> 107374183, "0.01" -> 10737419, "0.001" -> 1073742.
+uint64_t UnitBytes(contract::MemoryUnit unit);
+
+// The value of a quantity in milli-units (a "16Gi" is 16 * 2^30 * 1000),
+// exactly. Accepts the Kubernetes quantity grammar: an optional sign,
+// digits with an optional fraction, and a suffix (Ki Mi Gi Ti Pi Ei, n u m
+// "" k M G T P E, or an exponent e<n>/E<n>). InvalidArgument for malformed
+// text, a negative value, a value finer than a milli-unit or one past
+// about 9.2e15 units.
+StatusOr<int64_t> ParseMilliValue(std::string_view text);
+
+// Whether two quantities are the same amount ("1Gi" and "1024Mi" are);
+// texts that do not parse are compared as strings.
+bool SameQuantity(std::string_view a, std::string_view b);
+
+}  // namespace gcushare::dra
+
+#endif  // GCUSHARE_DRA_DRIVER_MEMORY_QUANTITY_H_
