@@ -249,6 +249,10 @@ StatusOr<AllocatedClaim> Parse(const json& claim, std::string_view ns,
 
 }  // namespace
 
+std::string BaseRequestName(std::string_view request) {
+  return std::string(request.substr(0, request.find('/')));
+}
+
 std::string DescribeClaim(std::string_view ns, std::string_view name,
                           std::string_view uid) {
   return "claim " + std::string(ns) + "/" + std::string(name) + " (uid " +

@@ -67,6 +67,12 @@ struct AllocatedClaim {
                          const AllocatedClaim&) = default;
 };
 
+// The request a container references for a result's request: "gcu" for
+// "gcu" and for a prioritized-list subrequest "gcu/small" (the kubelet
+// plugin helper upstream strips subrequest names the same way, draplugin.go
+// stripSubrequestNames, before answering NodePrepareResources).
+std::string BaseRequestName(std::string_view request);
+
 // "claim <ns>/<name> (uid <uid>)": the prefix of every error about a claim.
 std::string DescribeClaim(std::string_view ns, std::string_view name,
                           std::string_view uid);

@@ -150,3 +150,15 @@ TEST(AllocatedClaimTest, ParsesText) {
 
 }  // namespace
 }  // namespace gcushare::dra
+
+namespace gcushare::dra {
+namespace {
+
+TEST(AllocatedClaimTest, BaseRequestName) {
+  EXPECT_EQ(BaseRequestName("gcu"), "gcu");
+  EXPECT_EQ(BaseRequestName("gcu/small"), "gcu");
+  EXPECT_EQ(BaseRequestName(""), "");
+}
+
+}  // namespace
+}  // namespace gcushare::dra

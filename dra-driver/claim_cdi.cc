@@ -121,10 +121,11 @@ StatusOr<cdi::Spec> BuildClaimSpec(const AllocatedClaim& claim,
                                   " on this node");
     }
     const uint64_t total = MillibytesOfMib(card->memory_mib);
-    auto [it, added] = requests.try_emplace(result.request);
+    const std::string base = BaseRequestName(result.request);
+    auto [it, added] = requests.try_emplace(base);
     RequestEnv& request = it->second;
     if (added) {
-      order.push_back(result.request);
+      order.push_back(base);
       request.first_device = spec.devices.size();
       request.env.memory_total_mib = card->memory_mib;
       request.env.unit = unit;

@@ -7,8 +7,9 @@
 // digit). One device per allocation result, named
 // "<claimUID>-gcu-<index>" or "<claimUID>-gcu-<index>-<shareID>" for a
 // share; it carries /dev/gcu<index> (the card's node as hostPath when the
-// host path differs). The FIRST result device of each request also carries
-// that request's environment (DESIGN.md "Environment"):
+// host path differs). The FIRST result device of each request (results of
+// subrequests "<request>/<sub>" count for their request) also carries that
+// request's environment (DESIGN.md "Environment"):
 //   ENFLAME_VISIBLE_DEVICES  = the request's card indexes, comma-joined,
 //                              in result order, without repeats;
 //   GCUSHARE_MEMORY_LIMIT_MB = the consumed MiB summed over the request's

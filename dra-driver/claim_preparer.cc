@@ -53,7 +53,7 @@ std::vector<PreparedDevice> Answer(const std::string& uid,
   std::vector<PreparedDevice> devices;
   for (const CheckpointDevice& device : record.devices) {
     PreparedDevice out;
-    out.request_names = {device.result.request};
+    out.request_names = {BaseRequestName(device.result.request)};
     out.pool_name = device.result.pool;
     out.device_name = device.result.device;
     out.cdi_device_ids = device.cdi_ids;

@@ -387,6 +387,25 @@ TEST_F(ClaimPreparerTest, PrepareStartedRecordIsRedone) {
   EXPECT_EQ(preparer->Usage()[0].held_millibytes, 4 * kGiMilli);
 }
 
+TEST_F(ClaimPreparerTest, SubrequestResultsAnswerTheirRequest) {
+  auto preparer = Start();
+  ClaimRef a = Seed("a", {Result(0, "s1", "4Gi", "gcu/small"),
+                          Result(1, "s2", "4Gi", "gcu/small")});
+  auto out = preparer->Prepare({a});
+  ASSERT_EQ(out[a.uid].error, "");
+  ASSERT_EQ(out[a.uid].devices.size(), 2u);
+  EXPECT_EQ(out[a.uid].devices[0].request_names,
+            std::vector<std::string>{"gcu"});
+  EXPECT_EQ(out[a.uid].devices[1].request_names,
+            std::vector<std::string>{"gcu"});
+  json spec = json::parse(ReadAll(SpecPath(a)));
+  EXPECT_EQ(spec["devices"][0]["containerEdits"]["env"][0],
+            "ENFLAME_VISIBLE_DEVICES=0,1");
+  EXPECT_EQ(spec["devices"][0]["containerEdits"]["env"][1],
+            "GCUSHARE_MEMORY_LIMIT_MB=8192");
+  EXPECT_FALSE(spec["devices"][1]["containerEdits"].contains("env"));
+}
+
 TEST_F(ClaimPreparerTest, NothingBeforeRestore) {
   ClaimPreparer preparer(Options());
   ClaimRef a = Seed("a", {Result(0, {}, {})});
