@@ -406,6 +406,45 @@ TEST_F(ClaimPreparerTest, SubrequestResultsAnswerTheirRequest) {
   EXPECT_FALSE(spec["devices"][1]["containerEdits"].contains("env"));
 }
 
+TEST_F(ClaimPreparerTest, RecordsTheLedgerRefusesAreKeptForUnprepare) {
+  // The checkpoint holds a claim on card 7, which this node no longer has.
+  Checkpoint old;
+  old.boot_id = "boot-1";
+  CheckpointClaim record;
+  record.ns = "demo";
+  record.name = "gone";
+  record.state = ClaimState::kPrepareCompleted;
+  record.devices.push_back(
+      {{"gcu", "node-1", "gcu-7", 7, {}, {}}, {"k8s.gcu.enflame.com/gcu=u7"}});
+  old.claims["u7"] = record;
+  ASSERT_TRUE(SaveCheckpoint(old, checkpoint_path()).ok());
+  auto preparer = Start();
+  ASSERT_EQ(last_report_.conflicts.size(), 1u);
+  EXPECT_NE(last_report_.conflicts[0].find("no card 7"), std::string::npos)
+      << last_report_.conflicts[0];
+  EXPECT_EQ(preparer->Snapshot().claims.count("u7"), 1u);
+  ClaimRef gone{"demo", "u7", "gone"};
+  EXPECT_EQ(preparer->Unprepare({gone})["u7"], "");
+  EXPECT_TRUE(preparer->Snapshot().claims.empty());
+}
+
+TEST_F(ClaimPreparerTest, UnprepareFailureKeepsTheRecord) {
+  auto preparer = Start();
+  ClaimRef a = Seed("a", {Result(0, {}, {})});
+  ASSERT_EQ(preparer->Prepare({a})[a.uid].error, "");
+  // Something replaced the spec file with a directory: it cannot be
+  // removed, so the claim stays prepared and the kubelet retries.
+  scratch_.Remove("cdi/" + ClaimSpecFileName(a.uid));
+  scratch_.MakeDir("cdi/" + ClaimSpecFileName(a.uid) + "/x");
+  EXPECT_NE(preparer->Unprepare({a})[a.uid], "");
+  EXPECT_EQ(preparer->Snapshot().claims.count(a.uid), 1u);
+  EXPECT_TRUE(preparer->Usage()[0].whole);
+  scratch_.Remove("cdi/" + ClaimSpecFileName(a.uid));
+  EXPECT_EQ(preparer->Unprepare({a})[a.uid], "");
+  EXPECT_TRUE(preparer->Snapshot().claims.empty());
+  EXPECT_FALSE(preparer->Usage()[0].whole);
+}
+
 TEST_F(ClaimPreparerTest, NothingBeforeRestore) {
   ClaimPreparer preparer(Options());
   ClaimRef a = Seed("a", {Result(0, {}, {})});
