@@ -34,11 +34,14 @@ struct PreparedDevice {
   std::string device_name;
   std::vector<std::string> cdi_device_ids;  // "vendor/class=name".
   std::optional<std::string> share_id;      // The result's shareID.
+
+  friend bool operator==(const PreparedDevice&,
+                         const PreparedDevice&) = default;
 };
 
 struct PrepareOutcome {
   std::vector<PreparedDevice> devices;
-  std::string error;  // Non-empty: failed; devices are ignored.
+  std::string error;  // Non-empty: failed; devices is empty.
 };
 
 class ClaimHandler {

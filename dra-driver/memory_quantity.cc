@@ -80,7 +80,7 @@ StatusOr<int64_t> ParseMilliValue(std::string_view text) {
   } else if (suffix.size() == 2 && suffix[1] == 'i') {
     const std::string_view kBinary = "KMGTPE";
     const size_t pos = kBinary.find(suffix[0]);
-    if (pos == std::string_view::npos) return Malformed(text, "bad suffix");
+    if (pos == std::string_view::npos) return Malformed(text, "unknown suffix");
     binary_exponent = 10 * static_cast<int>(pos + 1);
   } else if (suffix[0] == 'e' || suffix[0] == 'E') {
     std::string_view number = suffix.substr(1);
@@ -90,12 +90,12 @@ StatusOr<int64_t> ParseMilliValue(std::string_view text) {
       number.remove_prefix(1);
     }
     if (number.empty() || number.size() > 3) {
-      return Malformed(text, "bad exponent");
+      return Malformed(text, "malformed exponent");
     }
     int exponent = 0;
     for (char c : number) {
       if (!std::isdigit(static_cast<unsigned char>(c))) {
-        return Malformed(text, "bad exponent");
+        return Malformed(text, "malformed exponent");
       }
       exponent = exponent * 10 + (c - '0');
     }
@@ -130,10 +130,10 @@ StatusOr<int64_t> ParseMilliValue(std::string_view text) {
         decimal_exponent += 18;
         break;
       default:
-        return Malformed(text, "bad suffix");
+        return Malformed(text, "unknown suffix");
     }
   } else {
-    return Malformed(text, "bad suffix");
+    return Malformed(text, "unknown suffix");
   }
   if (digits == 0) return 0;
   const Int128 binary = Power(2, binary_exponent);
@@ -147,12 +147,20 @@ StatusOr<int64_t> ParseMilliValue(std::string_view text) {
   } else if (decimal_exponent < 0) {
     const Int128 scale = Power(10, -decimal_exponent);
     if (scale == 0 || numerator % scale != 0) {
-      return Malformed(text, "finer than a milli-unit");
+      return Malformed(text, "finer than a millibyte (a milli-unit)");
     }
     numerator /= scale;
   }
   if (numerator > kMaxMilli) return Malformed(text, "too large");
   return static_cast<int64_t>(numerator);
+}
+
+StatusOr<uint64_t> ParseMemoryMillibytes(std::string_view text) {
+  StatusOr<int64_t> milli = ParseMilliValue(text);
+  if (!milli.ok()) {
+    return InvalidArgumentError("memory " + milli.status().message());
+  }
+  return static_cast<uint64_t>(*milli);
 }
 
 bool SameQuantity(std::string_view a, std::string_view b) {

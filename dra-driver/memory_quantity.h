@@ -1,5 +1,6 @@
-// Card memory as Kubernetes resource quantities, for the ResourceSlices'
-// capacity "memory" and its consumable-capacity request policy.
+// Card memory as Kubernetes resource quantities: the ResourceSlices'
+// capacity "memory" and its consumable-capacity request policy (written),
+// and a claim's consumedCapacity.memory (read, as exact millibytes).
 //
 // The API server stores a quantity in canonical form: a whole number of
 // bytes that is a multiple of 1024 is written with a binary suffix
@@ -49,6 +50,25 @@ uint64_t UnitBytes(contract::MemoryUnit unit);
 // text, a negative value, a value finer than a milli-unit or one past
 // about 9.2e15 units.
 StatusOr<int64_t> ParseMilliValue(std::string_view text);
+
+// A claim's memory quantity in millibytes (1/1000 byte), exactly, as
+// ParseMilliValue reads it; the error says "memory quantity ...".
+// Millibytes keep any value the API server can write exact (a uint64 holds
+// up to 16 PiB).
+StatusOr<uint64_t> ParseMemoryMillibytes(std::string_view text);
+
+inline constexpr uint64_t kMillibytesPerMib = uint64_t{1000} << 20;
+
+// The card memory `mib` MiB in millibytes (mib below 2^44).
+constexpr uint64_t MillibytesOfMib(uint64_t mib) {
+  return mib * kMillibytesPerMib;
+}
+
+// Whole MiB in `millibytes`, rounded down (as MemoryUnit::MibOfUnits does:
+// 0.4 GiB is 409 MiB).
+constexpr uint64_t MibOfMillibytes(uint64_t millibytes) {
+  return millibytes / kMillibytesPerMib;
+}
 
 // Whether two quantities are the same amount ("1Gi" and "1024Mi" are);
 // texts that do not parse are compared as strings.

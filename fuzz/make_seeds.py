@@ -218,3 +218,68 @@ for f in sorted(os.listdir(os.path.join(ROOT, td))):
 put("scheduler_config", "conformance.yaml", conf("extender-ncc-false.scheduler-config.yaml"))
 put("bounded_json", "deep.json", "[" * 101 + "]" * 101)
 put("bounded_json", "yaml.yaml", repo("configs/fake-cards.yaml"))
+
+# DRA driver: ResourceClaims (resource.k8s.io/v1) and checkpoints.
+def dra_result(device, request="gcu", share=None, memory=None, key="memory",
+               driver="gcu.enflame.com", pool="node-1"):
+    r = {"request": request, "driver": driver, "pool": pool, "device": device}
+    if share:
+        r["shareID"] = share
+    if memory:
+        r["consumedCapacity"] = {key: memory}
+    return r
+
+
+def dra_claim(results, uid="uid-1"):
+    return json.dumps({
+        "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+        "metadata": {"name": "c1", "namespace": "demo", "uid": uid},
+        "spec": {"devices": {"requests": [{"name": "gcu", "exactly": {
+            "deviceClassName": "gcu.enflame.com",
+            "capacity": {"requests": {"memory": "4Gi"}}}}]}},
+        "status": {"allocation": {"devices": {"results": results}},
+                   "reservedFor": [{"resource": "pods", "name": "p1",
+                                    "uid": "pod-uid"}]}}, indent=2)
+
+
+put("allocated_claim", "whole.json", dra_claim([dra_result("gcu-0")]))
+put("allocated_claim", "shared.json", dra_claim([
+    dra_result("gcu-1", share="6f1c8a39-2b4e-4d1a-9c3e-7f2b1a0d9e8c", memory="4Gi"),
+    dra_result("gcu-1", share="s2", memory="107374182400m",
+               key="gcu.enflame.com/memory")]))
+put("allocated_claim", "mixed.json", dra_claim([
+    dra_result("gpu-0", request="gpu", driver="gpu.example.com", pool="other"),
+    dra_result("gcu-2", request="a/b"), dra_result("gcu-3", request="x")]))
+put("allocated_claim", "other-pool.json", dra_claim([dra_result("gcu-0", pool="node-2")]))
+put("allocated_claim", "unallocated.json", json.dumps({
+    "metadata": {"name": "c1", "namespace": "demo", "uid": "uid-1"},
+    "status": {}}))
+
+
+def dra_checkpoint(claims, boot="boot-1"):
+    body = {"version": 1, "bootId": boot, "claims": claims}
+    h = 0xcbf29ce484222325
+    for b in json.dumps(body, sort_keys=True, separators=(",", ":"),
+                        ensure_ascii=False).encode():
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    body["checksum"] = "%016x" % h
+    return json.dumps(body, indent=2, sort_keys=True) + "\n"
+
+
+def dra_record(state, devices):
+    return {"namespace": "demo", "name": "c1", "state": state,
+            "cdiSpecFile": "/var/run/cdi/k8s.gcu.enflame.com-gcu_u1.json",
+            "devices": devices}
+
+
+put("dra_checkpoint", "empty.json", dra_checkpoint({}))
+put("dra_checkpoint", "claims.json", dra_checkpoint({
+    "u1": dra_record("PrepareCompleted", [
+        {"request": "gcu", "pool": "node-1", "device": "gcu-2", "cardIndex": 2,
+         "shareId": "s-1", "consumedMillibytes": 4294967296000,
+         "cdiIds": ["k8s.gcu.enflame.com/gcu=u1-gcu-2-s-1"]}]),
+    "u2": dra_record("PrepareStarted", [
+        {"request": "gcu", "pool": "node-1", "device": "gcu-0", "cardIndex": 0,
+         "cdiIds": ["k8s.gcu.enflame.com/gcu=u2-gcu-0"]}])}))
+put("dra_checkpoint", "bad-checksum.json",
+    dra_checkpoint({}).replace('"boot-1"', '"boot-2"'))
