@@ -41,6 +41,15 @@ void AddDriverFlags(CLI::App& app, CommandLine* line) {
                  "the driver says so and publishes whole cards anyway; "
                  "false publishes whole cards only.")
       ->capture_default_str();
+  app.add_option("--taint-unhealthy", line->taint_unhealthy,
+                 "Publish an unhealthy card with the device taint "
+                 "gcu.enflame.com/unhealthy:NoSchedule (DRADeviceTaints, "
+                 "beta in 1.36) instead of leaving it out of the slices.")
+      ->capture_default_str();
+  app.add_option("--card-model", line->card_model,
+                 "The cards' \"model\" attribute in the ResourceSlices "
+                 "(claims may select on it).")
+      ->capture_default_str();
   app.add_option("--health-interval", line->health_interval_seconds,
                  "Seconds between card health polls.")
       ->check(CLI::Range(0.01, 3600.0))
@@ -78,6 +87,11 @@ StatusOr<DriverConfig> MakeDriverConfig(const CLI::App& app,
   GCUSHARE_ASSIGN_OR_RETURN(config.unit,
                             contract::MemoryUnit::Parse(line.memory_unit));
   config.consumable_capacity = line.consumable_capacity;
+  config.taint_unhealthy = line.taint_unhealthy;
+  if (line.card_model.empty() || line.card_model.size() > 64) {
+    return InvalidArgumentError("--card-model must be 1 to 64 characters");
+  }
+  config.card_model = line.card_model;
   config.health_interval = std::chrono::milliseconds(
       static_cast<int64_t>(line.health_interval_seconds * 1000));
   config.boot_id_file = line.boot_id_file;

@@ -26,6 +26,8 @@ struct CommandLine {
   std::string memory_unit = "1";
   efml::CardSourceOptions cards;
   bool consumable_capacity = true;
+  bool taint_unhealthy = false;
+  std::string card_model = "GCU";
   double health_interval_seconds = 5;
   std::string boot_id_file = "/proc/sys/kernel/random/boot_id";
 };
@@ -39,6 +41,8 @@ struct DriverConfig {
   std::string cdi_dir;
   contract::MemoryUnit unit;
   bool consumable_capacity = true;
+  bool taint_unhealthy = false;
+  std::string card_model;
   std::chrono::milliseconds health_interval{5000};
   std::string boot_id_file;
 };

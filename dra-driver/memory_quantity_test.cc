@@ -57,7 +57,7 @@ TEST(MemoryQuantityTest, RefusesBadQuantities) {
       {"16Ei", "too large"},
       {"99999999999999999999", "too large"},
       {"1e1000", "malformed exponent"},
-      {"1e", "unknown suffix"},
+      {"1e", "malformed exponent"},
       {"1.2.3", "unknown suffix"},
   };
   for (const Case& c : cases) {
