@@ -229,8 +229,8 @@ void StandInDraKubelet::Register(const std::string& path,
       grpc::CreateChannel("unix:" + path, grpc::InsecureChannelCredentials());
   if (!channel->WaitForConnected(RealDeadline(options_.dial_timeout))) {
     record.error = "RegisterPlugin error -- dial failed at socket " + path;
+    RetryRegistration(path, identity);  // Scheduled before it is seen.
     Record(std::move(record));
-    RetryRegistration(path, identity);
     return;
   }
   auto stub = reg_api::Registration::NewStub(channel);
@@ -246,8 +246,8 @@ void StandInDraKubelet::Register(const std::string& path,
           "RegisterPlugin error -- failed to get plugin info using RPC "
           "GetInfo at socket " +
           path + ", err: " + FromGrpc(status, "GetInfo").ToString();
+      RetryRegistration(path, identity);  // Scheduled before it is seen.
       Record(std::move(record));
-      RetryRegistration(path, identity);
       return;
     }
   }
@@ -271,8 +271,8 @@ void StandInDraKubelet::Register(const std::string& path,
   if (!validated.ok()) {
     record.error = validated.status().message();
     record.notified = notify(false, record.error);
+    RetryRegistration(path, identity);  // Scheduled before it is seen.
     Record(std::move(record));
-    RetryRegistration(path, identity);
     return;
   }
   record.endpoint = validated->endpoint;
