@@ -68,7 +68,11 @@ StandInDraKubelet::StandInDraKubelet(DraKubeletOptions options)
                    [this](const std::string& path, const std::string& id) {
                      SocketAdded(path, id);
                    },
-                   [this](const std::string& path) { SocketRemoved(path); }}) {}
+                   [this](const std::string& path) { SocketRemoved(path); }}) {
+  for (const auto& [uid, info] : options_.checkpoint) {
+    claims_[info.namespace_name + "/" + info.name] = info;
+  }
+}
 
 StandInDraKubelet::~StandInDraKubelet() { Stop(); }
 

@@ -90,6 +90,9 @@ struct DraKubeletOptions {
   // gRPC's reconnect backoff cap for plugin channels; 0 keeps gRPC's
   // default (2 min, like grpc-go). Tests lower it to reconnect quickly.
   int max_reconnect_backoff_ms = 0;
+  // Claim records restored at start, as the kubelet restores its checkpoint
+  // after a restart (e.g. Claims() of a previous instance), by claim UID.
+  std::map<std::string, ClaimInfo> checkpoint;
 };
 
 // One registration attempt, in order.

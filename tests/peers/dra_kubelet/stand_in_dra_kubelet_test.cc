@@ -348,6 +348,36 @@ TEST_F(StandInDraKubeletTest, RunPodPreparesInOneBatchAndAppliesCdi) {
   EXPECT_TRUE(kubelet_->Claims().empty());
 }
 
+TEST_F(StandInDraKubeletTest, RestartedKubeletUnpreparesFromItsCheckpoint) {
+  StartKubelet();
+  auto plugin = StartPlugin(Config());
+  ASSERT_TRUE(Registered(*plugin));
+  auto claim =
+      kube_.Seed(kube::Resource::ResourceClaims(), ClaimFor("c1", "", "pod-1"));
+  ASSERT_TRUE(claim.ok());
+  const std::string uid = (*claim)["metadata"]["uid"];
+  json pod = PodUsing({"c1"}, "pod-1");
+  ASSERT_TRUE(kubelet_->RunPod(pod).ok());
+  std::map<std::string, ClaimInfo> checkpoint = kubelet_->Claims();
+  kubelet_->Stop();
+
+  DraKubeletOptions options;
+  options.node_name = kNode;
+  options.registry_dir = registry_dir_;
+  options.cdi_dirs = {cdi_dir_};
+  options.clock = &clock_;
+  options.kube = &kube_;
+  options.checkpoint = checkpoint;
+  kubelet_ = std::make_unique<StandInDraKubelet>(options);
+  ASSERT_TRUE(kubelet_->Start().ok());  // Finds the plugin's socket again.
+  ASSERT_TRUE(Eventually([&] { return Connected(plugin->endpoint()); }));
+  EXPECT_TRUE(kubelet_->Claims().at(uid).prepared);
+  ASSERT_TRUE(kubelet_->StopPod(pod).ok());
+  ASSERT_EQ(plugin->calls().size(), 2u);
+  EXPECT_EQ(plugin->calls()[1].method, "unprepare");
+  EXPECT_EQ(plugin->calls()[1].uids, std::vector<std::string>{uid});
+}
+
 TEST_F(StandInDraKubeletTest, RunPodRefusesClaimsNotReservedOrUnallocated) {
   StartKubelet();
   auto plugin = StartPlugin(Config());
