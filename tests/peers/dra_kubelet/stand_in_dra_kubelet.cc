@@ -6,6 +6,7 @@
 
 #include "dra-driver/api/dra_health.grpc.pb.h"
 #include "dra-driver/api/pluginregistration.grpc.pb.h"
+#include "tests/peers/cdi_runtime/cdi_registry.h"
 #include "tests/peers/dra_kubelet/plugin_validation.h"
 
 namespace gcushare::peers::dra_kubelet {
@@ -684,8 +685,12 @@ StatusOr<PodRun> StandInDraKubelet::RunPod(const json& pod) {
     }
     cdi_runtime::ContainerView base;
     base.env = ContainerEnv(*container);
-    StatusOr<cdi_runtime::ContainerView> view = cdi_runtime::ApplyCdiDevices(
-        options_.cdi_dirs, out.cdi_device_ids, base);
+    StatusOr<cdi_runtime::ContainerView> view = cdi_runtime::InjectDevices(
+        cdi_runtime::LoadCdiRegistry(options_.cdi_dirs), out.cdi_device_ids,
+        base,
+        options_.device_info
+            ? options_.device_info
+            : cdi_runtime::DeviceInfoFn(cdi_runtime::RealDeviceInfo));
     if (!view.ok()) {
       return view.status().WithContext("CreateContainer " + out.name);
     }

@@ -90,6 +90,11 @@ struct DraKubeletOptions {
   // gRPC's reconnect backoff cap for plugin channels; 0 keeps gRPC's
   // default (2 min, like grpc-go). Tests lower it to reconnect quickly.
   int max_reconnect_backoff_ms = 0;
+  // How the CDI runtime stand-in reads a host device node that a CDI spec
+  // gives without type or major (containerd lstat()s it; a missing node
+  // fails the container). Empty: the real filesystem
+  // (cdi_runtime::RealDeviceInfo). Tests with fake cards inject a fake.
+  cdi_runtime::DeviceInfoFn device_info;
   // Claim records restored at start, as the kubelet restores its checkpoint
   // after a restart (e.g. Claims() of a previous instance), by claim UID.
   std::map<std::string, ClaimInfo> checkpoint;
