@@ -101,7 +101,9 @@ class Dra final : public Base {
       auto* device = answer.add_devices();
       device->set_pool_name("node-1");
       device->set_device_name("gcu-0");
-      device->add_request_names("gcu");
+      for (const std::string& request : state_->config.request_names) {
+        device->add_request_names(request);
+      }
       device->add_cdi_device_ids("k8s.gcu.enflame.com/gcu=" + claim.uid() +
                                  "-gcu-0");
       if constexpr (requires { device->set_share_id(""); }) {

@@ -43,6 +43,8 @@ struct FakePluginConfig {
                                        "v1alpha1.DRAResourceHealth"};
   bool block_get_info = false;
   std::set<std::string> omit_claims;  // UIDs left out of Prepare answers.
+  // request_names of every answered device (empty: all requests).
+  std::vector<std::string> request_names = {"gcu"};
 };
 
 struct FakePluginCall {

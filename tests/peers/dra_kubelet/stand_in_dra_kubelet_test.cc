@@ -348,6 +348,36 @@ TEST_F(StandInDraKubeletTest, RunPodPreparesInOneBatchAndAppliesCdi) {
   EXPECT_TRUE(kubelet_->Claims().empty());
 }
 
+TEST_F(StandInDraKubeletTest, ExtendedResourceClaimGoesToTheMappedContainer) {
+  StartKubelet();
+  FakePluginConfig config = Config();
+  config.request_names = {"container-1-request-0"};
+  auto plugin = StartPlugin(config);
+  ASSERT_TRUE(Registered(*plugin));
+  // KEP-5004: the scheduler's claim, named in the pod's status.
+  auto claim = kube_.Seed(kube::Resource::ResourceClaims(),
+                          ClaimFor("p-extended-resources-x", "", "pod-1"));
+  ASSERT_TRUE(claim.ok());
+  const std::string uid = (*claim)["metadata"]["uid"];
+  json pod = PodUsing({}, "pod-1");
+  pod["spec"]["containers"][1]["resources"] = {
+      {"requests", {{"enflame.com/gcu-count", "1"}}}};
+  pod["status"]["extendedResourceClaimStatus"] = {
+      {"resourceClaimName", "p-extended-resources-x"},
+      {"requestMappings",
+       {{{"containerName", "sidecar"},
+         {"resourceName", "enflame.com/gcu-count"},
+         {"requestName", "container-1-request-0"}}}}};
+  auto run = kubelet_->RunPod(pod);
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(plugin->calls().at(0).uids, std::vector<std::string>{uid});
+  EXPECT_TRUE(run->containers[0].cdi_device_ids.empty());
+  EXPECT_EQ(
+      run->containers[1].cdi_device_ids,
+      std::vector<std::string>{"k8s.gcu.enflame.com/gcu=" + uid + "-gcu-0"});
+  EXPECT_EQ(run->containers[1].view.Env("CLAIM"), uid);
+}
+
 TEST_F(StandInDraKubeletTest, RestartedKubeletUnpreparesFromItsCheckpoint) {
   StartKubelet();
   auto plugin = StartPlugin(Config());
