@@ -151,7 +151,8 @@ class StandInDraKubelet {
 
   // Schedules the start-up wipe, scans and watches the registry directory.
   Status Start();
-  // Idempotent.
+  // Idempotent. Waits for a registration attempt in progress (at most the
+  // dial and GetInfo deadlines) and for in-flight DRA calls' threads.
   void Stop();
 
   DraKubeletView View() const;
