@@ -151,8 +151,8 @@ class StandInDraKubelet {
 
   // Schedules the start-up wipe, scans and watches the registry directory.
   Status Start();
-  // Idempotent. Waits for a registration attempt in progress (at most the
-  // dial and GetInfo deadlines) and for in-flight DRA calls' threads.
+  // Idempotent. Joins its threads, so it waits for a registration attempt
+  // in progress (at most the dial and GetInfo deadlines).
   void Stop();
 
   DraKubeletView View() const;
