@@ -61,6 +61,15 @@ std::string FieldError::Body() const {
     case Type::kForbidden:
       body = "Forbidden";
       break;
+    case Type::kDuplicate:
+      body = "Duplicate value: " + value;
+      break;
+    case Type::kTooLong:
+      body = "Too long";
+      break;
+    case Type::kTooMany:
+      body = "Too many: " + value;
+      break;
   }
   if (!detail.empty()) body += ": " + detail;
   return body;
@@ -80,6 +89,12 @@ std::string FieldError::Reason() const {
       return "FieldValueNotSupported";
     case Type::kForbidden:
       return "FieldValueForbidden";
+    case Type::kDuplicate:
+      return "FieldValueDuplicate";
+    case Type::kTooLong:
+      return "FieldValueTooLong";
+    case Type::kTooMany:
+      return "FieldValueTooMany";
   }
   return "";
 }

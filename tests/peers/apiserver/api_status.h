@@ -40,7 +40,15 @@ struct StatusDetails {
 
 // A validation error (apimachinery's field.Error).
 struct FieldError {
-  enum class Type { kRequired, kInvalid, kNotSupported, kForbidden };
+  enum class Type {
+    kRequired,
+    kInvalid,
+    kNotSupported,
+    kForbidden,
+    kDuplicate,  // "Duplicate value: <value>"
+    kTooLong,    // "Too long: <detail>"
+    kTooMany,    // "Too many: <value>: <detail>"
+  };
   Type type = Type::kInvalid;
   std::string field;  // "metadata.name"
   // The offending value, already formatted as Go's %v/%q would ("\"x\"").

@@ -1,5 +1,7 @@
 // The kinds the stand-in serves under /apis/<group>/<version>, with their
 // strategies configured by the server's feature gates:
+//   resource.k8s.io/v1 resourceslices, resourceclaims (+status),
+//   resourceclaimtemplates, deviceclasses (dra_kinds.h);
 //   coordination.k8s.io/v1 leases (lease_kind.h).
 //
 // Thread-safety: pure function; the kinds are values.

@@ -14,6 +14,17 @@ bool IsDnsLabelChar(char c) {
          std::isdigit(static_cast<unsigned char>(c));
 }
 
+}  // namespace
+
+bool IsDnsLabel(const std::string& s) {
+  if (s.empty() || s.size() > 63) return false;
+  if (!IsDnsLabelChar(s.front()) || !IsDnsLabelChar(s.back())) return false;
+  for (char c : s) {
+    if (!IsDnsLabelChar(c) && c != '-') return false;
+  }
+  return true;
+}
+
 bool IsDnsSubdomain(const std::string& s) {
   if (s.empty() || s.size() > 253) return false;
   size_t start = 0;
@@ -32,6 +43,8 @@ bool IsDnsSubdomain(const std::string& s) {
     start = dot + 1;
   }
 }
+
+namespace {
 
 void SetIfAbsent(Json& obj, const char* key, Json value) {
   if (!obj.contains(key) || obj[key].is_null()) obj[key] = std::move(value);
@@ -139,12 +152,7 @@ std::vector<FieldError> ValidateObjectName(const Json& object) {
     e.type = FieldError::Type::kInvalid;
     e.field = "metadata.name";
     e.value = GoQuote(name);
-    e.detail =
-        "a lowercase RFC 1123 subdomain must consist of lower case "
-        "alphanumeric characters, '-' or '.', and must start and end with an "
-        "alphanumeric character (e.g. 'example.com', regex used for "
-        "validation is "
-        "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+    e.detail = kDnsSubdomainMessage;
     errors.push_back(e);
   }
   return errors;

@@ -30,6 +30,21 @@
 
 namespace gcushare::apiserver {
 
+// RFC 1123 subdomain (at most 253 characters) and label (at most 63), with
+// the messages apimachinery's IsDNS1123Subdomain/IsDNS1123Label give.
+bool IsDnsSubdomain(const std::string& s);
+bool IsDnsLabel(const std::string& s);
+inline constexpr char kDnsSubdomainMessage[] =
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
+    "characters, '-' or '.', and must start and end with an alphanumeric "
+    "character (e.g. 'example.com', regex used for validation is "
+    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+inline constexpr char kDnsLabelMessage[] =
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric "
+    "characters or '-', and must start and end with an alphanumeric "
+    "character (e.g. 'my-name',  or '123-abc', regex used for validation is "
+    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+
 // metadata.name (or generateName) present and a DNS subdomain.
 std::vector<FieldError> ValidateObjectName(const Json& object);
 
