@@ -545,6 +545,24 @@ TEST(DraHttpTest, GatesOffKeepFieldsAlreadyInUse) {
                              R"({"metadata":{"labels":{"a":"b"}}})", kMerge);
   ASSERT_EQ(cls.status, 200) << cls.body;
   EXPECT_EQ(cls.json["spec"]["extendedResourceName"], "enflame.com/gcu-count");
+  // A dropped field is no spec change: the generation stays.
+  Json again = cls.json;
+  again["spec"]["extendedResourceName"] = "enflame.com/other";
+  HttpResult changed = off.Put(std::string(kClasses) + "/count", again.dump());
+  ASSERT_EQ(changed.status, 200) << changed.body;
+  EXPECT_EQ(changed.json["metadata"]["generation"], 2);
+  Json plain_class = {{"metadata", {{"name", "plain"}}},
+                      {"spec", Json::object()}};
+  HttpResult plain_created = off.Post(kClasses, plain_class.dump());
+  ASSERT_EQ(plain_created.status, 201);
+  Json with_name = plain_created.json;
+  with_name["spec"]["extendedResourceName"] = "enflame.com/gcu-count";
+  HttpResult not_bumped =
+      off.Put(std::string(kClasses) + "/plain", with_name.dump());
+  ASSERT_EQ(not_bumped.status, 200) << not_bumped.body;
+  EXPECT_EQ(not_bumped.json["metadata"]["generation"], 1);
+  EXPECT_FALSE(not_bumped.json["spec"].contains("extendedResourceName"));
+
   Json fresh = {{"metadata", {{"name", "fresh"}}},
                 {"spec", {{"extendedResourceName", "enflame.com/gcu-count"}}}};
   HttpResult created = off.Post(kClasses, fresh.dump());

@@ -185,6 +185,7 @@ ResourceKind ResourceClaimTemplateKind(const FeatureGates& gates) {
 ResourceKind DeviceClassKind(const FeatureGates& gates) {
   ResourceKind k = Base("deviceclasses", "DeviceClass", false);
   k.has_generation = true;
+  k.generation_after_prepare = true;
   k.prepare_create = [gates](Json& device_class) {
     DropDisabledDeviceClassFields(gates, nullptr, device_class);
   };

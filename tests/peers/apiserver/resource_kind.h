@@ -47,6 +47,10 @@ struct ResourceKind {
   Json zero_value;
   // metadata.generation: 1 on create, +1 whenever spec changes.
   bool has_generation = false;
+  // Whether the spec comparison for the generation sees the object after
+  // prepare_update (DeviceClass drops fields first) or before it
+  // (ResourceSlice compares first).
+  bool generation_after_prepare = false;
   // The type's own strategy steps (null: none), run after the generic ones
   // of resource_strategy.h. prepare_create gets the new object;
   // prepare_update the old object, the subresource ("" or "status") and the

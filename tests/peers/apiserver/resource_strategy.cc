@@ -237,6 +237,10 @@ std::vector<FieldError> PrepareForUpdate(const ResourceKind& kind,
     }
     updated["metadata"] = std::move(new_meta);
   }
+  if (kind.has_generation && kind.generation_after_prepare &&
+      kind.prepare_update) {
+    kind.prepare_update(old, subresource, updated);
+  }
   if (kind.has_generation) {
     const Json* old_spec = Find(old, "spec");
     const Json* new_spec = Find(updated, "spec");
@@ -251,7 +255,10 @@ std::vector<FieldError> PrepareForUpdate(const ResourceKind& kind,
             : 0;
     updated["metadata"]["generation"] = same ? generation : generation + 1;
   }
-  if (kind.prepare_update) kind.prepare_update(old, subresource, updated);
+  if (kind.prepare_update &&
+      !(kind.has_generation && kind.generation_after_prepare)) {
+    kind.prepare_update(old, subresource, updated);
+  }
   CanonicalizeObject(updated);
   if (errors.empty() && kind.validate_update) {
     errors = kind.validate_update(old, subresource, updated);
