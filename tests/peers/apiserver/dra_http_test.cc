@@ -386,6 +386,14 @@ TEST(DraHttpTest, RequestPolicyValidation) {
             "Invalid value: \"32Gi\": max is larger than capacity value: "
             "16Gi\n");
 
+  policy["default"] = "16Gi";
+  policy["validRange"] = {{"min", "16Gi"}, {"step", "1Gi"}};
+  r = s.Post(kSlices, slice.dump());
+  EXPECT_EQ(Causes(r),
+            "spec.devices[0].capacity[memory].requestPolicy.validRange.step: "
+            "Invalid value: \"1Gi\": one step 17Gi is larger than capacity "
+            "value: 16Gi\n");
+
   policy.erase("validRange");
   policy["default"] = "4Gi";
   policy["validValues"] = Json::array({"8Gi", "4Gi"});

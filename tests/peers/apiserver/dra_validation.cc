@@ -227,6 +227,24 @@ std::optional<Q> QuantityAt(const Json& obj, const char* key) {
   return q;
 }
 
+// A quantity of `milli` milli-units in a canonical form: a binary suffix
+// (Ki..Ei) when `binary` and whole, else plain units or milli-units.
+std::string FormatMilli(int64_t milli, bool binary) {
+  if (milli % 1000 != 0) return std::to_string(milli) + "m";
+  int64_t units = milli / 1000;
+  if (binary && units != 0) {
+    static const char* const kSuffixes[] = {"",   "Ki", "Mi", "Gi",
+                                            "Ti", "Pi", "Ei"};
+    int i = 0;
+    while (i < 6 && units % 1024 == 0) {
+      units /= 1024;
+      ++i;
+    }
+    return std::to_string(units) + kSuffixes[i];
+  }
+  return std::to_string(units);
+}
+
 void ValidateStep(const Q& value, const Q& min, const Q& step,
                   const std::string& path, Errors& errs) {
   if (!value.milli || !min.milli || !step.milli || *step.milli <= 0) return;
@@ -348,9 +366,11 @@ void ValidateRequestPolicy(const Json& capacity, const Json& policy,
       return;
     }
     if (*min->milli + *step->milli > *value->milli) {
-      errs.push_back(
-          Invalid(rpath + ".step", GoQuote(step->text),
-                  "one step is larger than capacity value: " + value->text));
+      const bool binary = !min->text.empty() && min->text.back() == 'i';
+      errs.push_back(Invalid(
+          rpath + ".step", GoQuote(step->text),
+          "one step " + FormatMilli(*min->milli + *step->milli, binary) +
+              " is larger than capacity value: " + value->text));
     }
     ValidateStep(*def, *min, *step, rpath + ".step", errs);
     if (max && max->milli)
