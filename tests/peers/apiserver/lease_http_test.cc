@@ -125,6 +125,31 @@ TEST(LeaseHttpTest, MergePatchAndDelete) {
   EXPECT_EQ(gone.json["details"]["group"], "coordination.k8s.io");
 }
 
+TEST(LeaseHttpTest, ServerSideApplyCreatesAndUpdates) {
+  TestServer s;
+  const std::string path =
+      std::string(kLeases) + "/applied?fieldManager=candidate-a";
+  const std::string yaml =
+      "apiVersion: coordination.k8s.io/v1\n"
+      "kind: Lease\n"
+      "metadata:\n  name: applied\n"
+      "spec:\n  holderIdentity: a\n  leaseDurationSeconds: 15\n";
+  HttpResult created = s.Patch(path, yaml, "application/apply-patch+yaml");
+  ASSERT_EQ(created.status, 201) << created.body;
+  EXPECT_EQ(created.json["apiVersion"], "coordination.k8s.io/v1");
+  EXPECT_EQ(created.json["spec"]["leaseDurationSeconds"], 15);
+  HttpResult updated =
+      s.Patch(path,
+              "apiVersion: coordination.k8s.io/v1\nkind: Lease\n"
+              "spec:\n  holderIdentity: b\n",
+              "application/apply-patch+yaml");
+  ASSERT_EQ(updated.status, 200) << updated.body;
+  EXPECT_EQ(updated.json["spec"]["holderIdentity"], "b");
+  HttpResult invalid = s.Patch(path, "spec:\n  leaseDurationSeconds: -1\n",
+                               "application/apply-patch+yaml");
+  EXPECT_EQ(invalid.status, 422) << invalid.body;
+}
+
 TEST(LeaseHttpTest, InvalidSpecIs422WithTheGroup) {
   TestServer s;
   HttpResult bad = s.Post(
