@@ -253,7 +253,13 @@ std::vector<FieldError> PrepareForUpdate(const ResourceKind& kind,
         old_generation != nullptr && old_generation->is_number_integer()
             ? old_generation->get<int64_t>()
             : 0;
-    updated["metadata"]["generation"] = same ? generation : generation + 1;
+    if (!same) {
+      updated["metadata"]["generation"] = generation + 1;
+    } else if (generation != 0) {
+      updated["metadata"]["generation"] = generation;
+    } else {
+      updated["metadata"].erase("generation");  // Go's omitempty.
+    }
   }
   if (kind.prepare_update &&
       !(kind.has_generation && kind.generation_after_prepare)) {
