@@ -40,7 +40,15 @@ struct StatusDetails {
 
 // A validation error (apimachinery's field.Error).
 struct FieldError {
-  enum class Type { kRequired, kInvalid, kNotSupported, kForbidden };
+  enum class Type {
+    kRequired,
+    kInvalid,
+    kNotSupported,
+    kForbidden,
+    kDuplicate,  // "Duplicate value: <value>"
+    kTooLong,    // "Too long: <detail>"
+    kTooMany,    // "Too many: <value>: <detail>"
+  };
   Type type = Type::kInvalid;
   std::string field;  // "metadata.name"
   // The offending value, already formatted as Go's %v/%q would ("\"x\"").
@@ -91,6 +99,10 @@ class ApiStatus {
   std::string continue_;
 };
 
+// The resource arguments below may be qualified by a group
+// ("leases.coordination.k8s.io"): the message names it so and details carry
+// kind "leases" and group "coordination.k8s.io", as NewNotFound etc. do with
+// a GroupResource.
 // 404 `pods "p1" not found`, details {name, kind: resource}.
 ApiStatus NotFoundStatus(std::string_view resource, std::string_view name);
 // 409 AlreadyExists `pods "p1" already exists`.

@@ -49,7 +49,7 @@ TEST(ApiserverBinaryTest, HelpAndVersion) {
        {"--port", "--bind-address", "--token", "--token-file", "--history",
         "--bookmark-interval", "--state-file", "--threads",
         "--watch-chunk-bytes", "--crash-on-binding", "--crash-phase",
-        "--log-dir"}) {
+        "--feature-gates", "--kube-version", "--log-dir"}) {
     EXPECT_NE(help->out.find(flag), std::string::npos) << flag;
   }
   auto version = RunProcess({Binary(), "--version"});
@@ -57,6 +57,37 @@ TEST(ApiserverBinaryTest, HelpAndVersion) {
   EXPECT_EQ(version->exit_code, 0);
   EXPECT_EQ(version->out,
             "gcushare-test-apiserver " + std::string(Version()) + "\n");
+}
+
+TEST(ApiserverBinaryTest, KubeVersionAndFeatureGateFlags) {
+  ChildProcess child;
+  int port =
+      StartAndGetPort(child, {"--kube-version=v1.36.3",
+                              "--feature-gates=DRAConsumableCapacity=false,"
+                              "DRAExtendedResource=true"});
+  ASSERT_GT(port, 0) << child.output();
+  HttpResult version = Request(port, "GET", "/version");
+  EXPECT_EQ(version.json["gitVersion"], "v1.36.3");
+  EXPECT_EQ(version.json["minor"], "36");
+  HttpResult slice = Request(
+      port, "POST", "/apis/resource.k8s.io/v1/resourceslices",
+      R"({"metadata":{"name":"s"},"spec":{"driver":"gcu.enflame.com",)"
+      R"("nodeName":"n1","pool":{"name":"n1","resourceSliceCount":1},)"
+      R"("devices":[{"name":"gcu-0","allowMultipleAllocations":true}]}})");
+  ASSERT_EQ(slice.status, 201) << slice.body;
+  EXPECT_FALSE(
+      slice.json["spec"]["devices"][0].contains("allowMultipleAllocations"));
+
+  auto bad = RunProcess({Binary(), "--port=0", "--log-dir=" + MakeTempDir(),
+                         "--feature-gates=DRAConsumableCapacity=false,Nope=1"});
+  ASSERT_TRUE(bad.ok());
+  EXPECT_NE(bad->exit_code, 0);
+  EXPECT_NE(bad->err.find("unrecognized feature gate: Nope"), std::string::npos)
+      << bad->err;
+  auto bad_version = RunProcess(
+      {Binary(), "--port=0", "--log-dir=" + MakeTempDir(), "--kube-version=x"});
+  ASSERT_TRUE(bad_version.ok());
+  EXPECT_NE(bad_version->exit_code, 0);
 }
 
 TEST(ApiserverBinaryTest, ServesAndStopsOnSigterm) {

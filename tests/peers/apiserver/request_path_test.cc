@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/peers/apiserver/continue_token.h"
+#include "tests/peers/apiserver/named_group_kinds.h"
 
 namespace gcushare::apiserver {
 namespace {
@@ -56,6 +57,74 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"/api/v1/pods/", nullptr, "", "", ""},
         Case{"/apis/apps/v1/deployments", nullptr, "", "", ""},
         Case{"/api/v1/configmaps", nullptr, "", "", ""}));
+
+struct GroupCase {
+  const char* path;
+  const char* resource;  // nullptr: not an API path.
+  const char* group;
+  const char* ns;
+  const char* name;
+  const char* subresource;
+  bool legacy_watch;
+};
+
+class NamedGroupPathTest : public ::testing::TestWithParam<GroupCase> {};
+
+TEST_P(NamedGroupPathTest, Parses) {
+  const GroupCase& c = GetParam();
+  ResourceCatalog catalog(NamedGroupKinds(FeatureGates()));
+  std::optional<ApiPath> p = ParseApiPath(c.path, catalog);
+  if (c.resource == nullptr) {
+    EXPECT_FALSE(p.has_value()) << c.path;
+    return;
+  }
+  ASSERT_TRUE(p.has_value()) << c.path;
+  EXPECT_EQ(p->kind->resource, c.resource) << c.path;
+  EXPECT_EQ(p->kind->group, c.group) << c.path;
+  EXPECT_EQ(p->ns, c.ns) << c.path;
+  EXPECT_EQ(p->name, c.name) << c.path;
+  EXPECT_EQ(p->subresource, c.subresource) << c.path;
+  EXPECT_EQ(p->legacy_watch, c.legacy_watch) << c.path;
+}
+
+constexpr char kResource[] = "resource.k8s.io";
+constexpr char kCoordination[] = "coordination.k8s.io";
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, NamedGroupPathTest,
+    ::testing::Values(
+        GroupCase{"/apis/resource.k8s.io/v1/resourceslices", "resourceslices",
+                  kResource, "", "", "", false},
+        GroupCase{"/apis/resource.k8s.io/v1/resourceslices/s", "resourceslices",
+                  kResource, "", "s", "", false},
+        GroupCase{"/apis/resource.k8s.io/v1/watch/resourceslices",
+                  "resourceslices", kResource, "", "", "", true},
+        GroupCase{"/apis/resource.k8s.io/v1/resourceclaims", "resourceclaims",
+                  kResource, "", "", "", false},
+        GroupCase{"/apis/resource.k8s.io/v1/namespaces/d/resourceclaims/c/"
+                  "status",
+                  "resourceclaims", kResource, "d", "c", "status", false},
+        GroupCase{"/apis/resource.k8s.io/v1/namespaces/d/"
+                  "resourceclaimtemplates/t",
+                  "resourceclaimtemplates", kResource, "d", "t", "", false},
+        GroupCase{"/apis/resource.k8s.io/v1/deviceclasses/gcu.enflame.com",
+                  "deviceclasses", kResource, "", "gcu.enflame.com", "", false},
+        GroupCase{"/apis/coordination.k8s.io/v1/namespaces/ha/leases/l",
+                  "leases", kCoordination, "ha", "l", "", false},
+        GroupCase{"/apis/resource.k8s.io/v1/resourceslices/s/status", nullptr,
+                  "", "", "", "", false},
+        GroupCase{"/apis/resource.k8s.io/v1/namespaces/d/bindings", nullptr, "",
+                  "", "", "", false},
+        GroupCase{"/apis/resource.k8s.io/v1beta2/resourceslices", nullptr, "",
+                  "", "", "", false},
+        GroupCase{"/apis/resource.k8s.io/v1", nullptr, "", "", "", "", false},
+        GroupCase{"/apis/resource.k8s.io/v1/pods", nullptr, "", "", "", "",
+                  false},
+        GroupCase{"/apis/resource.k8s.io/v1/namespaces/d/deviceclasses",
+                  nullptr, "", "", "", "", false},
+        GroupCase{"/apis/coordination.k8s.io/v1/leases/l", nullptr, "", "", "",
+                  "", false},
+        GroupCase{"/api/v1/resourceslices", nullptr, "", "", "", "", false}));
 
 TEST(ContinueTokenTest, RoundTripsAndRejectsGarbage) {
   std::string token = EncodeContinueToken({42, std::string("ns/p1") + '\0'});

@@ -1,6 +1,7 @@
 #include "tests/peers/apiserver/resource_strategy.h"
 
 #include <cctype>
+#include <cstdint>
 #include <utility>
 
 #include "tests/peers/apiserver/object_meta.h"
@@ -11,6 +12,17 @@ namespace {
 bool IsDnsLabelChar(char c) {
   return std::islower(static_cast<unsigned char>(c)) ||
          std::isdigit(static_cast<unsigned char>(c));
+}
+
+}  // namespace
+
+bool IsDnsLabel(const std::string& s) {
+  if (s.empty() || s.size() > 63) return false;
+  if (!IsDnsLabelChar(s.front()) || !IsDnsLabelChar(s.back())) return false;
+  for (char c : s) {
+    if (!IsDnsLabelChar(c) && c != '-') return false;
+  }
+  return true;
 }
 
 bool IsDnsSubdomain(const std::string& s) {
@@ -31,6 +43,8 @@ bool IsDnsSubdomain(const std::string& s) {
     start = dot + 1;
   }
 }
+
+namespace {
 
 void SetIfAbsent(Json& obj, const char* key, Json value) {
   if (!obj.contains(key) || obj[key].is_null()) obj[key] = std::move(value);
@@ -138,13 +152,19 @@ std::vector<FieldError> ValidateObjectName(const Json& object) {
     e.type = FieldError::Type::kInvalid;
     e.field = "metadata.name";
     e.value = GoQuote(name);
-    e.detail =
-        "a lowercase RFC 1123 subdomain must consist of lower case "
-        "alphanumeric characters, '-' or '.', and must start and end with an "
-        "alphanumeric character (e.g. 'example.com', regex used for "
-        "validation is "
-        "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+    e.detail = kDnsSubdomainMessage;
     errors.push_back(e);
+  }
+  return errors;
+}
+
+std::vector<FieldError> ValidateForCreate(const ResourceKind& kind,
+                                          const Json& object) {
+  std::vector<FieldError> errors = ValidateObjectName(object);
+  if (kind.validate_create) {
+    for (FieldError& e : kind.validate_create(object)) {
+      errors.push_back(std::move(e));
+    }
   }
   return errors;
 }
@@ -162,7 +182,9 @@ void PrepareForCreate(const ResourceKind& kind, IdGenerator& ids,
   meta.erase("selfLink");
   meta.erase("deletionTimestamp");
   meta.erase("deletionGracePeriodSeconds");
-  if (kind.resource == "pods") DefaultPod(object);
+  if (kind.has_generation) meta["generation"] = 1;
+  if (kind.resource == "pods" && kind.group.empty()) DefaultPod(object);
+  if (kind.prepare_create) kind.prepare_create(object);
   CanonicalizeObject(object);
 }
 
@@ -215,7 +237,38 @@ std::vector<FieldError> PrepareForUpdate(const ResourceKind& kind,
     }
     updated["metadata"] = std::move(new_meta);
   }
+  if (kind.has_generation && kind.generation_after_prepare &&
+      kind.prepare_update) {
+    kind.prepare_update(old, subresource, updated);
+  }
+  if (kind.has_generation) {
+    const Json* old_spec = Find(old, "spec");
+    const Json* new_spec = Find(updated, "spec");
+    const bool same =
+        (old_spec == nullptr && new_spec == nullptr) ||
+        (old_spec != nullptr && new_spec != nullptr && *old_spec == *new_spec);
+    const Json* old_generation =
+        old_meta == nullptr ? nullptr : Find(*old_meta, "generation");
+    const int64_t generation =
+        old_generation != nullptr && old_generation->is_number_integer()
+            ? old_generation->get<int64_t>()
+            : 0;
+    if (!same) {
+      updated["metadata"]["generation"] = generation + 1;
+    } else if (generation != 0) {
+      updated["metadata"]["generation"] = generation;
+    } else {
+      updated["metadata"].erase("generation");  // Go's omitempty.
+    }
+  }
+  if (kind.prepare_update &&
+      !(kind.has_generation && kind.generation_after_prepare)) {
+    kind.prepare_update(old, subresource, updated);
+  }
   CanonicalizeObject(updated);
+  if (errors.empty() && kind.validate_update) {
+    errors = kind.validate_update(old, subresource, updated);
+  }
   return errors;
 }
 

@@ -1,0 +1,746 @@
+#include "tests/peers/apiserver/dra_validation.h"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <regex>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "tests/peers/apiserver/quantity.h"
+#include "tests/peers/apiserver/resource_strategy.h"
+
+namespace gcushare::apiserver {
+namespace {
+
+constexpr size_t kMaxDevices = 128;
+constexpr size_t kMaxDevicesWithAdvancedFeatures = 64;
+constexpr size_t kMaxAttributesAndCapacities = 32;
+constexpr size_t kMaxAttributeValueLength = 64;
+constexpr size_t kMaxIdLength = 32;
+constexpr size_t kMaxDriverNameLength = 63;
+constexpr size_t kMaxPoolNameLength = 253;
+constexpr size_t kMaxRequests = 32;
+constexpr size_t kMaxSelectors = 32;
+constexpr size_t kMaxResults = 32;
+constexpr size_t kMaxReservedFor = 256;
+constexpr size_t kMaxValidValues = 10;
+
+using Errors = std::vector<FieldError>;
+
+const Json* Child(const Json& obj, const char* key) {
+  if (!obj.is_object()) return nullptr;
+  auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return nullptr;
+  return &*it;
+}
+
+std::string StringOf(const Json* v) {
+  return v != nullptr && v->is_string() ? v->get<std::string>() : "";
+}
+
+// A map's keys in sorted order, so that errors come in a stable order.
+std::vector<std::string> SortedKeys(const Json& map) {
+  std::vector<std::string> keys;
+  for (auto it = map.begin(); it != map.end(); ++it) keys.push_back(it.key());
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+std::string Index(const std::string& path, size_t i) {
+  return path + "[" + std::to_string(i) + "]";
+}
+
+FieldError Error(FieldError::Type type, std::string field, std::string value,
+                 std::string detail) {
+  FieldError e;
+  e.type = type;
+  e.field = std::move(field);
+  e.value = std::move(value);
+  e.detail = std::move(detail);
+  return e;
+}
+
+FieldError Required(std::string field, std::string detail = "") {
+  return Error(FieldError::Type::kRequired, std::move(field), "",
+               std::move(detail));
+}
+
+FieldError Invalid(std::string field, std::string value, std::string detail) {
+  return Error(FieldError::Type::kInvalid, std::move(field), std::move(value),
+               std::move(detail));
+}
+
+FieldError TooLong(std::string field, size_t max) {
+  return Error(FieldError::Type::kTooLong, std::move(field), "",
+               "may not be more than " + std::to_string(max) + " bytes");
+}
+
+FieldError TooMany(std::string field, size_t actual, size_t max) {
+  return Error(FieldError::Type::kTooMany, std::move(field),
+               std::to_string(actual),
+               "must have at most " + std::to_string(max) + " items");
+}
+
+// How a JSON value shows in "Invalid value: ...".
+std::string ShowValue(const Json& v) {
+  if (v.is_string()) return GoQuote(v.get<std::string>());
+  return v.dump();
+}
+
+// corevalidation.ValidateCSIDriverName, used for drivers and domains.
+void ValidateDriverName(const std::string& name, const std::string& path,
+                        Errors& errs) {
+  if (name.empty()) {
+    errs.push_back(Required(path));
+    return;
+  }
+  if (name.size() > kMaxDriverNameLength) {
+    errs.push_back(TooLong(path, kMaxDriverNameLength));
+  }
+  std::string lower = name;
+  for (char& c : lower) c = static_cast<char>(std::tolower(c));
+  if (!IsDnsSubdomain(lower)) {
+    errs.push_back(Invalid(path, GoQuote(name), kDnsSubdomainMessage));
+  }
+}
+
+void ValidateDnsLabel(const std::string& value, const std::string& path,
+                      Errors& errs) {
+  if (value.size() > 63) {
+    errs.push_back(
+        Invalid(path, GoQuote(value), "must be no more than 63 characters"));
+  }
+  if (!IsDnsLabel(value.substr(0, 63)) || value.empty()) {
+    errs.push_back(Invalid(path, GoQuote(value), kDnsLabelMessage));
+  }
+}
+
+void ValidateDnsSubdomain(const std::string& value, const std::string& path,
+                          Errors& errs) {
+  if (value.size() > 253) {
+    errs.push_back(
+        Invalid(path, GoQuote(value), "must be no more than 253 characters"));
+  }
+  if (!IsDnsSubdomain(value.substr(0, 253))) {
+    errs.push_back(Invalid(path, GoQuote(value), kDnsSubdomainMessage));
+  }
+}
+
+void ValidateCIdentifier(const std::string& id, const std::string& path,
+                         Errors& errs) {
+  if (id.size() > kMaxIdLength) errs.push_back(TooLong(path, kMaxIdLength));
+  static const std::regex kCIdentifier("[A-Za-z_][A-Za-z0-9_]*");
+  if (!std::regex_match(id, kCIdentifier)) {
+    errs.push_back(Invalid(
+        path, GoQuote(id),
+        "a valid C identifier must start with alphabetic character or '_', "
+        "followed by a string of alphanumeric characters or '_' (e.g. "
+        "'my_name',  or 'MY_NAME',  or 'MyName', regex used for validation "
+        "is '[A-Za-z_][A-Za-z0-9_]*')"));
+  }
+}
+
+// An attribute or capacity name: a C identifier, or "<domain>/<identifier>".
+void ValidateQualifiedName(const std::string& name, const std::string& path,
+                           Errors& errs) {
+  const size_t slash = name.find('/');
+  if (slash == std::string::npos) {
+    ValidateCIdentifier(name, path, errs);
+    return;
+  }
+  if (name.find('/', slash + 1) != std::string::npos) {
+    errs.push_back(
+        Invalid(path, GoQuote(name), "must not contain more than one slash"));
+    return;
+  }
+  const std::string domain = name.substr(0, slash);
+  const std::string id = name.substr(slash + 1);
+  if (domain.empty()) {
+    errs.push_back(Invalid(path, "\"\"", "the domain must not be empty"));
+  } else {
+    ValidateDriverName(domain, path, errs);
+  }
+  if (id.empty()) {
+    errs.push_back(Invalid(path, "\"\"", "the name must not be empty"));
+  } else {
+    ValidateCIdentifier(id, path, errs);
+  }
+}
+
+void ValidateAttribute(const Json& attribute, const std::string& path,
+                       Errors& errs) {
+  int fields = 0;
+  for (const char* key : {"int", "bool", "string", "version", "ints", "bools",
+                          "strings", "versions"}) {
+    if (Child(attribute, key) != nullptr) ++fields;
+  }
+  if (const Json* s = Child(attribute, "string"); s != nullptr) {
+    if (s->is_string() &&
+        s->get<std::string>().size() > kMaxAttributeValueLength) {
+      errs.push_back(TooLong(path + ".string", kMaxAttributeValueLength));
+    }
+  }
+  if (const Json* v = Child(attribute, "version"); v != nullptr) {
+    // semver.org 2.0.0.
+    static const std::regex kSemver(
+        "(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)"
+        "(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)"
+        "(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
+        "(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?");
+    const std::string version = StringOf(v);
+    if (!std::regex_match(version, kSemver)) {
+      errs.push_back(Invalid(path + ".version", GoQuote(version),
+                             "must be a string compatible with semver.org "
+                             "spec 2.0.0"));
+    }
+    if (version.size() > kMaxAttributeValueLength) {
+      errs.push_back(TooLong(path + ".version", kMaxAttributeValueLength));
+    }
+  }
+  if (fields == 0) {
+    errs.push_back(
+        Invalid(path, "\"\"", "exactly one value must be specified"));
+  } else if (fields > 1) {
+    errs.push_back(Invalid(path, ShowValue(attribute),
+                           "exactly one value must be specified"));
+  }
+}
+
+// A quantity field of the request policy, as written.
+struct Q {
+  std::string text;
+  std::optional<int64_t> milli;
+};
+
+std::optional<Q> QuantityAt(const Json& obj, const char* key) {
+  const Json* v = Child(obj, key);
+  if (v == nullptr) return std::nullopt;
+  Q q;
+  q.text = v->is_string() ? v->get<std::string>() : v->dump();
+  q.milli = v->is_string()
+                ? ParseMilliQuantity(q.text)
+                : (v->is_number_integer()
+                       ? std::optional<int64_t>(v->get<int64_t>() * 1000)
+                       : std::nullopt);
+  return q;
+}
+
+// A quantity of `milli` milli-units in a canonical form: a binary suffix
+// (Ki..Ei) when `binary` and whole, else plain units or milli-units.
+std::string FormatMilli(int64_t milli, bool binary) {
+  if (milli % 1000 != 0) return std::to_string(milli) + "m";
+  int64_t units = milli / 1000;
+  if (binary && units != 0) {
+    static const char* const kSuffixes[] = {"",   "Ki", "Mi", "Gi",
+                                            "Ti", "Pi", "Ei"};
+    int i = 0;
+    while (i < 6 && units % 1024 == 0) {
+      units /= 1024;
+      ++i;
+    }
+    return std::to_string(units) + kSuffixes[i];
+  }
+  return std::to_string(units);
+}
+
+void ValidateStep(const Q& value, const Q& min, const Q& step,
+                  const std::string& path, Errors& errs) {
+  if (!value.milli || !min.milli || !step.milli || *step.milli <= 0) return;
+  if ((*value.milli - *min.milli) % *step.milli != 0) {
+    errs.push_back(Invalid(path, GoQuote(value.text),
+                           "value is not a multiple of a given step (" +
+                               step.text + ") from (" + min.text + ")"));
+  }
+}
+
+void ValidateRequestPolicy(const Json& capacity, const Json& policy,
+                           const std::string& path, Errors& errs) {
+  std::optional<Q> value = QuantityAt(capacity, "value");
+  if (!value || !value->milli) return;  // Not a quantity: decoding's error.
+  const Json* valid_values = Child(policy, "validValues");
+  const Json* range = Child(policy, "validRange");
+  const bool has_values = valid_values != nullptr && valid_values->is_array() &&
+                          !valid_values->empty();
+  if (has_values && range != nullptr) {
+    FieldError e = Error(FieldError::Type::kForbidden, path, "",
+                         "exactly one policy can be specified, cannot "
+                         "specify \"validValues\" and \"validRange\" at the "
+                         "same time");
+    errs.push_back(e);
+    return;
+  }
+  std::optional<Q> def = QuantityAt(policy, "default");
+  if (has_values) {
+    if (!def) {
+      errs.push_back(
+          Required(path + ".default", "required when validValues is defined"));
+      return;
+    }
+    const std::string vpath = path + ".validValues";
+    std::vector<Q> options;
+    for (const Json& v : *valid_values) {
+      Q q;
+      q.text = v.is_string() ? v.get<std::string>() : v.dump();
+      q.milli = ParseMilliQuantity(q.text);
+      options.push_back(q);
+    }
+    for (size_t i = 0; i + 1 < options.size(); ++i) {
+      if (options[i].milli && options[i + 1].milli &&
+          *options[i].milli > *options[i + 1].milli) {
+        errs.push_back(Invalid(Index(vpath, i + 1),
+                               GoQuote(options[i + 1].text),
+                               "values must be sorted in ascending order"));
+      }
+    }
+    if (options.size() > kMaxValidValues) {
+      errs.push_back(TooMany(vpath, options.size(), kMaxValidValues));
+    }
+    bool found_default = false;
+    std::set<int64_t> seen;
+    for (size_t i = 0; i < options.size(); ++i) {
+      if (!options[i].milli) continue;
+      if (*options[i].milli > *value->milli) {
+        errs.push_back(
+            Invalid(Index(vpath, i), GoQuote(options[i].text),
+                    "option is larger than capacity value: " + value->text));
+      }
+      if (!seen.insert(*options[i].milli).second) {
+        errs.push_back(Error(FieldError::Type::kDuplicate, Index(vpath, i),
+                             GoQuote(options[i].text), ""));
+      }
+      if (def->milli && *options[i].milli == *def->milli) found_default = true;
+    }
+    if (!found_default) {
+      errs.push_back(Invalid(vpath, GoQuote(def->text),
+                             "default value is not valid according to the "
+                             "requestPolicy"));
+    }
+    return;
+  }
+  if (range == nullptr) return;
+  const std::string rpath = path + ".validRange";
+  if (!def) {
+    errs.push_back(
+        Required(path + ".default", "required when validRange is defined"));
+    return;
+  }
+  std::optional<Q> min = QuantityAt(*range, "min");
+  if (!min) {
+    errs.push_back(
+        Required(rpath + ".min", "required when validRange is defined"));
+    return;
+  }
+  if (!min->milli || !def->milli) return;
+  if (*min->milli > *value->milli) {
+    errs.push_back(
+        Invalid(rpath + ".min", GoQuote(min->text),
+                "min is larger than capacity value: " + value->text));
+  }
+  if (*def->milli < *min->milli) {
+    errs.push_back(Invalid(rpath + ".default", GoQuote(def->text),
+                           "default is less than min: " + min->text));
+  }
+  std::optional<Q> max = QuantityAt(*range, "max");
+  if (max && max->milli) {
+    if (*min->milli > *max->milli) {
+      errs.push_back(Invalid(rpath + ".max", GoQuote(min->text),
+                             "min is larger than max: " + max->text));
+    }
+    if (*max->milli > *value->milli) {
+      errs.push_back(
+          Invalid(rpath + ".max", GoQuote(max->text),
+                  "max is larger than capacity value: " + value->text));
+    }
+    if (*def->milli > *max->milli) {
+      errs.push_back(Invalid(rpath + ".default", GoQuote(def->text),
+                             "default is more than max: " + max->text));
+    }
+  }
+  std::optional<Q> step = QuantityAt(*range, "step");
+  if (step && step->milli) {
+    if (*step->milli <= 0) {
+      errs.push_back(Invalid(rpath + ".step", GoQuote(step->text),
+                             "must be greater than zero"));
+      return;
+    }
+    if (*min->milli + *step->milli > *value->milli) {
+      const bool binary = !min->text.empty() && min->text.back() == 'i';
+      errs.push_back(Invalid(
+          rpath + ".step", GoQuote(step->text),
+          "one step " + FormatMilli(*min->milli + *step->milli, binary) +
+              " is larger than capacity value: " + value->text));
+    }
+    ValidateStep(*def, *min, *step, rpath + ".step", errs);
+    if (max && max->milli)
+      ValidateStep(*max, *min, *step, rpath + ".step", errs);
+  }
+}
+
+void ValidateDevice(const Json& device, const std::string& path, Errors& errs) {
+  ValidateDnsLabel(StringOf(Child(device, "name")), path + ".name", errs);
+  const Json* attributes = Child(device, "attributes");
+  const Json* capacity = Child(device, "capacity");
+  const size_t count =
+      (attributes != nullptr && attributes->is_object() ? attributes->size()
+                                                        : 0) +
+      (capacity != nullptr && capacity->is_object() ? capacity->size() : 0);
+  if (count > kMaxAttributesAndCapacities) {
+    errs.push_back(Invalid(path, std::to_string(count),
+                           "the total number of attributes and capacities "
+                           "must not exceed " +
+                               std::to_string(kMaxAttributesAndCapacities)));
+  }
+  if (attributes != nullptr && attributes->is_object()) {
+    for (const std::string& key : SortedKeys(*attributes)) {
+      const std::string apath = path + ".attributes[" + key + "]";
+      ValidateQualifiedName(key, apath, errs);
+      ValidateAttribute((*attributes)[key], apath, errs);
+    }
+  }
+  const Json* multiple = Child(device, "allowMultipleAllocations");
+  const bool multi =
+      multiple != nullptr && multiple->is_boolean() && multiple->get<bool>();
+  if (capacity != nullptr && capacity->is_object()) {
+    for (const std::string& key : SortedKeys(*capacity)) {
+      const Json& entry = (*capacity)[key];
+      const std::string cpath = path + ".capacity[" + key + "]";
+      ValidateQualifiedName(key, cpath, errs);
+      const Json* policy = Child(entry, "requestPolicy");
+      if (policy == nullptr) continue;
+      if (!multi) {
+        errs.push_back(Error(FieldError::Type::kForbidden,
+                             cpath + ".requestPolicy", "",
+                             "allowMultipleAllocations must be true"));
+        continue;
+      }
+      ValidateRequestPolicy(entry, *policy, cpath + ".requestPolicy", errs);
+    }
+  }
+}
+
+bool HasNonEmpty(const Json& device, const char* key) {
+  const Json* v = Child(device, key);
+  return v != nullptr && v->is_array() && !v->empty();
+}
+
+void ValidateImmutable(const Json* now, const Json* before,
+                       const std::string& path, Errors& errs) {
+  const Json null_value;
+  const Json& a = now == nullptr ? null_value : *now;
+  const Json& b = before == nullptr ? null_value : *before;
+  if (a != b) {
+    errs.push_back(Invalid(path, a.is_null() ? "null" : ShowValue(a),
+                           "field is immutable"));
+  }
+}
+
+void ValidateSliceSpec(const Json& spec, const Json* old_spec, Errors& errs) {
+  const std::string driver = StringOf(Child(spec, "driver"));
+  ValidateDriverName(driver, "spec.driver", errs);
+  const Json* pool = Child(spec, "pool");
+  const Json empty = Json::object();
+  if (pool == nullptr) pool = &empty;
+  const std::string pool_name = StringOf(Child(*pool, "name"));
+  if (pool_name.empty()) {
+    errs.push_back(Required("spec.pool.name"));
+  } else {
+    if (pool_name.size() > kMaxPoolNameLength) {
+      errs.push_back(TooLong("spec.pool.name", kMaxPoolNameLength));
+    }
+    size_t start = 0;
+    while (true) {
+      const size_t slash = pool_name.find('/', start);
+      const std::string part = pool_name.substr(start, slash - start);
+      if (!IsDnsSubdomain(part)) {
+        errs.push_back(
+            Invalid("spec.pool.name", GoQuote(part), kDnsSubdomainMessage));
+      }
+      if (slash == std::string::npos) break;
+      start = slash + 1;
+    }
+  }
+  const Json* count = Child(*pool, "resourceSliceCount");
+  const int64_t slice_count = count != nullptr && count->is_number_integer()
+                                  ? count->get<int64_t>()
+                                  : 0;
+  if (slice_count <= 0) {
+    errs.push_back(Invalid("spec.pool.resourceSliceCount",
+                           std::to_string(slice_count),
+                           "must be greater than zero"));
+  }
+  const Json* generation = Child(*pool, "generation");
+  if (generation != nullptr && generation->is_number_integer() &&
+      generation->get<int64_t>() < 0) {
+    errs.push_back(Invalid("spec.pool.generation",
+                           std::to_string(generation->get<int64_t>()),
+                           "must be greater than or equal to zero"));
+  }
+  if (old_spec != nullptr) {
+    const Json* old_pool = Child(*old_spec, "pool");
+    ValidateImmutable(Child(*pool, "name"),
+                      old_pool == nullptr ? nullptr : Child(*old_pool, "name"),
+                      "spec.pool.name", errs);
+    ValidateImmutable(Child(spec, "driver"), Child(*old_spec, "driver"),
+                      "spec.driver", errs);
+    ValidateImmutable(Child(spec, "nodeName"), Child(*old_spec, "nodeName"),
+                      "spec.nodeName", errs);
+  }
+  std::vector<std::string> set_fields;
+  if (const Json* node = Child(spec, "nodeName"); node != nullptr) {
+    if (StringOf(node).empty()) {
+      errs.push_back(Invalid("spec.nodeName", "\"\"",
+                             "must be either unset or set to a non-empty "
+                             "string"));
+    } else {
+      set_fields.push_back("`nodeName`");
+    }
+  }
+  if (Child(spec, "nodeSelector") != nullptr) {
+    set_fields.push_back("`nodeSelector`");
+  }
+  for (const char* key : {"allNodes", "perDeviceNodeSelection"}) {
+    const Json* v = Child(spec, key);
+    if (v == nullptr) continue;
+    if (v->is_boolean() && v->get<bool>()) {
+      set_fields.push_back(std::string("`") + key + "`");
+    } else {
+      errs.push_back(Invalid(std::string("spec.") + key, "false",
+                             "must be either unset or set to true"));
+    }
+  }
+  constexpr char kOneOf[] =
+      "exactly one of `nodeName`, `nodeSelector`, `allNodes`, "
+      "`perDeviceNodeSelection` is required";
+  if (set_fields.empty()) {
+    errs.push_back(Required("spec", kOneOf));
+  } else if (set_fields.size() > 1) {
+    std::string joined;
+    for (const std::string& f : set_fields) {
+      if (!joined.empty()) joined += ", ";
+      joined += f;
+    }
+    errs.push_back(
+        Invalid("spec", GoQuote("{" + joined + "}"),
+                std::string(kOneOf) + ", but multiple fields are set"));
+  }
+  const Json* devices = Child(spec, "devices");
+  if (Child(spec, "sharedCounters") != nullptr && devices != nullptr) {
+    errs.push_back(Invalid("spec", "\"\"",
+                           "only one of `sharedCounters` or `devices` is "
+                           "allowed"));
+  }
+  if (devices == nullptr || !devices->is_array()) return;
+  size_t max_devices = kMaxDevices;
+  for (const Json& d : *devices) {
+    if (HasNonEmpty(d, "taints") || HasNonEmpty(d, "consumesCounters")) {
+      max_devices = kMaxDevicesWithAdvancedFeatures;
+    }
+  }
+  if (devices->size() > max_devices) {
+    errs.push_back(TooMany("spec.devices", devices->size(), max_devices));
+    return;  // Like validateSet: the items are not checked then.
+  }
+  std::set<std::string> names;
+  for (size_t i = 0; i < devices->size(); ++i) {
+    const std::string path = Index("spec.devices", i);
+    const Json& device = (*devices)[i];
+    ValidateDevice(device, path, errs);
+    const std::string name = StringOf(Child(device, "name"));
+    if (!names.insert(name).second) {
+      errs.push_back(
+          Error(FieldError::Type::kDuplicate, path, GoQuote(name), ""));
+    }
+  }
+}
+
+void ValidateAllocationMode(const Json& request, const std::string& path,
+                            Errors& errs) {
+  const std::string mode = StringOf(Child(request, "allocationMode"));
+  const Json* count = Child(request, "count");
+  const int64_t n = count != nullptr && count->is_number_integer()
+                        ? count->get<int64_t>()
+                        : 0;
+  if (mode == "All") {
+    if (n != 0) {
+      errs.push_back(Invalid(path + ".count", std::to_string(n),
+                             "must not be specified when allocationMode is "
+                             "'All'"));
+    }
+  } else if (mode == "ExactCount") {
+    if (n <= 0) {
+      errs.push_back(Invalid(path + ".count", std::to_string(n),
+                             "must be greater than zero"));
+    }
+  } else {
+    FieldError e = Error(FieldError::Type::kNotSupported,
+                         path + ".allocationMode", GoQuote(mode), "");
+    e.supported = {"\"All\"", "\"ExactCount\""};
+    errs.push_back(e);
+  }
+}
+
+void ValidateSelectors(const Json& request, const std::string& path,
+                       Errors& errs) {
+  const Json* selectors = Child(request, "selectors");
+  if (selectors != nullptr && selectors->is_array() &&
+      selectors->size() > kMaxSelectors) {
+    errs.push_back(TooMany(path, selectors->size(), kMaxSelectors));
+  }
+}
+
+void ValidateDeviceClassName(const Json& request, const std::string& path,
+                             Errors& errs) {
+  const std::string name = StringOf(Child(request, "deviceClassName"));
+  if (name.empty()) {
+    errs.push_back(Required(path));
+  } else {
+    ValidateDnsSubdomain(name, path, errs);
+  }
+}
+
+void ValidateClaimSpec(const Json& spec, const std::string& path,
+                       Errors& errs) {
+  const Json* devices = Child(spec, "devices");
+  if (devices == nullptr) return;
+  const Json* requests = Child(*devices, "requests");
+  if (requests == nullptr || !requests->is_array()) return;
+  const std::string rpath = path + ".devices.requests";
+  if (requests->size() > kMaxRequests) {
+    errs.push_back(TooMany(rpath, requests->size(), kMaxRequests));
+    return;
+  }
+  std::set<std::string> names;
+  for (size_t i = 0; i < requests->size(); ++i) {
+    const Json& request = (*requests)[i];
+    const std::string p = Index(rpath, i);
+    const std::string name = StringOf(Child(request, "name"));
+    ValidateDnsLabel(name, p + ".name", errs);
+    const Json* exactly = Child(request, "exactly");
+    const Json* first = Child(request, "firstAvailable");
+    const bool has_first =
+        first != nullptr && first->is_array() && !first->empty();
+    if (exactly == nullptr && !has_first) {
+      errs.push_back(Required(
+          p, "exactly one of `exactly` or `firstAvailable` is required"));
+    } else if (exactly != nullptr && has_first) {
+      errs.push_back(Invalid(p, "null",
+                             "exactly one of `exactly` or `firstAvailable` "
+                             "is required, but multiple fields are set"));
+    } else if (exactly != nullptr) {
+      const std::string e = p + ".exactly";
+      ValidateDeviceClassName(*exactly, e + ".deviceClassName", errs);
+      ValidateSelectors(*exactly, e + ".selectors", errs);
+      ValidateAllocationMode(*exactly, e, errs);
+    } else {
+      std::set<std::string> sub_names;
+      for (size_t j = 0; j < first->size(); ++j) {
+        const Json& sub = (*first)[j];
+        const std::string s = Index(p + ".firstAvailable", j);
+        const std::string sub_name = StringOf(Child(sub, "name"));
+        ValidateDnsLabel(sub_name, s + ".name", errs);
+        ValidateDeviceClassName(sub, s + ".deviceClassName", errs);
+        ValidateSelectors(sub, s + ".selectors", errs);
+        ValidateAllocationMode(sub, s, errs);
+        if (!sub_names.insert(sub_name).second) {
+          errs.push_back(
+              Error(FieldError::Type::kDuplicate, s, GoQuote(sub_name), ""));
+        }
+      }
+    }
+    if (!names.insert(name).second) {
+      errs.push_back(Error(FieldError::Type::kDuplicate, p, GoQuote(name), ""));
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<FieldError> ValidateResourceSlice(const Json& slice,
+                                              const Json* old) {
+  Errors errs;
+  const Json empty = Json::object();
+  const Json* spec = Child(slice, "spec");
+  const Json* old_spec = old == nullptr ? nullptr : Child(*old, "spec");
+  if (old != nullptr && old_spec == nullptr) old_spec = &empty;
+  ValidateSliceSpec(spec == nullptr ? empty : *spec, old_spec, errs);
+  return errs;
+}
+
+std::vector<FieldError> ValidateResourceClaim(const Json& claim,
+                                              const Json* old) {
+  Errors errs;
+  const Json* spec = Child(claim, "spec");
+  if (old != nullptr) {
+    // Only immutability is checked on update.
+    ValidateImmutable(spec, Child(*old, "spec"), "spec", errs);
+    return errs;
+  }
+  if (spec != nullptr) ValidateClaimSpec(*spec, "spec", errs);
+  return errs;
+}
+
+std::vector<FieldError> ValidateResourceClaimStatus(const Json& claim) {
+  Errors errs;
+  const Json* status = Child(claim, "status");
+  if (status == nullptr) return errs;
+  const Json* allocation = Child(*status, "allocation");
+  const Json* devices =
+      allocation == nullptr ? nullptr : Child(*allocation, "devices");
+  const Json* results =
+      devices == nullptr ? nullptr : Child(*devices, "results");
+  if (results != nullptr && results->is_array() &&
+      results->size() > kMaxResults) {
+    errs.push_back(TooMany("status.allocation.devices.results", results->size(),
+                           kMaxResults));
+  }
+  const Json* reserved = Child(*status, "reservedFor");
+  if (reserved != nullptr && reserved->is_array() &&
+      reserved->size() > kMaxReservedFor) {
+    errs.push_back(
+        TooMany("status.reservedFor", reserved->size(), kMaxReservedFor));
+  }
+  return errs;
+}
+
+std::vector<FieldError> ValidateResourceClaimTemplate(const Json& tmpl,
+                                                      const Json* old) {
+  Errors errs;
+  const Json* spec = Child(tmpl, "spec");
+  if (old != nullptr) {
+    ValidateImmutable(spec, Child(*old, "spec"), "spec", errs);
+    return errs;
+  }
+  const Json* inner = spec == nullptr ? nullptr : Child(*spec, "spec");
+  if (inner != nullptr) ValidateClaimSpec(*inner, "spec.spec", errs);
+  return errs;
+}
+
+std::vector<FieldError> ValidateDeviceClass(const Json& device_class) {
+  Errors errs;
+  const Json* spec = Child(device_class, "spec");
+  if (spec == nullptr) return errs;
+  ValidateSelectors(*spec, "spec.selectors", errs);
+  if (const Json* name = Child(*spec, "extendedResourceName");
+      name != nullptr) {
+    // v1helper.IsExtendedResourceName: a qualified name with a domain that is
+    // not kubernetes.io, not prefixed "requests.".
+    const std::string value = StringOf(name);
+    const size_t slash = value.find('/');
+    const std::string domain =
+        slash == std::string::npos ? "" : value.substr(0, slash);
+    const bool native =
+        domain.empty() || domain == "kubernetes.io" ||
+        (domain.size() > 14 &&
+         domain.compare(domain.size() - 14, 14, ".kubernetes.io") == 0);
+    if (native || value.rfind("requests.", 0) == 0 || !IsDnsSubdomain(domain) ||
+        slash + 1 >= value.size()) {
+      errs.push_back(Invalid("spec.extendedResourceName", GoQuote(value),
+                             "must be a valid extended resource name"));
+    }
+  }
+  return errs;
+}
+
+}  // namespace gcushare::apiserver

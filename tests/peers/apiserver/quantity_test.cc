@@ -1,0 +1,37 @@
+#include "tests/peers/apiserver/quantity.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <optional>
+
+namespace gcushare::apiserver {
+namespace {
+
+struct Case {
+  const char* text;
+  std::optional<int64_t> milli;
+};
+
+class QuantityTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(QuantityTest, ParsesToMilliUnits) {
+  EXPECT_EQ(ParseMilliQuantity(GetParam().text), GetParam().milli)
+      << GetParam().text;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, QuantityTest,
+    ::testing::Values(Case{"0", 0}, Case{"1", 1000}, Case{"1.5", 1500},
+                      Case{"100m", 100}, Case{"1Ki", 1024000},
+                      Case{"16Gi", int64_t{17179869184} * 1000},
+                      Case{"1536Mi", int64_t{1610612736} * 1000},
+                      Case{"107374182400m", int64_t{107374182400}},
+                      Case{"2k", 2000000}, Case{"1e3", 1000000},
+                      Case{"1E-3", 1}, Case{"1n", 1}, Case{"-2", -2000},
+                      Case{".5", 500}, Case{"", std::nullopt},
+                      Case{"Gi", std::nullopt}, Case{"1GiB", std::nullopt},
+                      Case{"1..2", std::nullopt}, Case{"100Ei", std::nullopt}));
+
+}  // namespace
+}  // namespace gcushare::apiserver
