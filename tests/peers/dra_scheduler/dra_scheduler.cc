@@ -183,9 +183,11 @@ PodOutcome DraScheduler::ScheduleOne(json pod, Snapshot& snapshot) {
 
   // 1. The claims (the controller creates template claims first).
   PodClaims claims;
-  const json* entries = kube::FindPath(pod, {"spec", "resourceClaims"});
-  if (entries != nullptr && entries->is_array()) {
-    for (const json& entry : *entries) {
+  // A copy: `pod` is replaced by the patched pod inside the loop.
+  const json* found = kube::FindPath(pod, {"spec", "resourceClaims"});
+  const json entries = found != nullptr ? *found : json();
+  if (entries.is_array()) {
+    for (const json& entry : entries) {
       const std::string entry_name = kube::StringAt(entry, {"name"});
       std::string claim_name = kube::StringAt(entry, {"resourceClaimName"});
       const std::string template_name =
@@ -289,11 +291,11 @@ PodOutcome DraScheduler::ScheduleOne(json pod, Snapshot& snapshot) {
   // 2. A node where every claim is available or can be allocated.
   std::vector<json> to_allocate;
   std::vector<std::string> to_allocate_names;  // "" for the extended claim.
-  std::vector<const json*> allocated;
+  std::vector<json> allocated;  // Copies: snapshot.claims changes below.
   for (const std::string& name : claims.names) {
     const json* claim = FindClaim(snapshot.claims, ns, name);
     if (IsAllocated(*claim)) {
-      allocated.push_back(claim);
+      allocated.push_back(*claim);
     } else {
       to_allocate.push_back(*claim);
       to_allocate_names.push_back(name);
@@ -311,9 +313,9 @@ PodOutcome DraScheduler::ScheduleOne(json pod, Snapshot& snapshot) {
   std::vector<json> allocations;
   for (const json& node : snapshot.nodes) {
     bool available = true;
-    for (const json* claim : allocated) {
+    for (const json& claim : allocated) {
       const json* selector =
-          kube::FindPath(*claim, {"status", "allocation", "nodeSelector"});
+          kube::FindPath(claim, {"status", "allocation", "nodeSelector"});
       if (selector != nullptr && selector->is_object() &&
           !NodeSelectorMatches(*selector, node)) {
         available = false;
@@ -373,8 +375,8 @@ PodOutcome DraScheduler::ScheduleOne(json pod, Snapshot& snapshot) {
     if (!reserved.ok()) return prebind_error(reserved.status());
     Replace(snapshot.claims, *reserved);
   }
-  for (const json* claim : allocated) {
-    StatusOr<json> reserved = ReserveClaim(client_, *claim, nullptr, pod);
+  for (const json& claim : allocated) {
+    StatusOr<json> reserved = ReserveClaim(client_, claim, nullptr, pod);
     if (!reserved.ok()) return prebind_error(reserved.status());
     Replace(snapshot.claims, *reserved);
   }
