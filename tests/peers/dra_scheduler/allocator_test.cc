@@ -165,6 +165,25 @@ TEST_F(AllocatorTest, SumOfSharesStaysWithinTheCard) {
   EXPECT_FALSE(rounded->fits);
 }
 
+// The KEP's migration example: memory is shared by policy, power has no
+// policy, so an allocation that does not ask for power consumes all of it
+// (consumedCapacity lists every capacity) and a second share cannot fit.
+TEST_F(AllocatorTest, CapacityWithoutPolicyIsConsumedWhole) {
+  json gpu = Gcu(0, true, "80Gi");
+  gpu["capacity"]["memory"]["requestPolicy"] = {
+      {"default", "80Gi"}, {"validRange", {{"min", "10Gi"}, {"step", "10Gi"}}}};
+  gpu["capacity"]["power"] = {{"value", "700"}};
+  const std::vector<json> slices = {Slice("s", "node-a", {gpu})};
+  auto first = Run(slices, {Claim("c", {Request("gcu", "10Gi")})});
+  ASSERT_TRUE(first.ok() && first->fits);
+  EXPECT_EQ(first->allocations[0]["devices"]["results"][0]["consumedCapacity"],
+            json::parse(R"({"memory": "10Gi", "power": "700"})"));
+  auto second = Run(slices, {Claim("a", {Request("gcu", "10Gi")}),
+                             Claim("b", {Request("gcu", "10Gi")})});
+  ASSERT_TRUE(second.ok());
+  EXPECT_FALSE(second->fits);
+}
+
 TEST_F(AllocatorTest, ShareIdsAreUnique) {
   RandomShareIds random;
   Allocator allocator({Slice("s", "node-a", {Gcu(0), Gcu(1)})},

@@ -40,7 +40,26 @@ TEST(CapacityPolicyTest, RoundsRequestsUpByThePolicy) {
   const char* no_default =
       R"({"value": "16Gi", "requestPolicy": {
           "validRange": {"min": "1Gi", "step": "1Gi"}}})";
+  // The KEP's examples: a GPU with 80Gi shared in 10Gi chunks from 10Gi,
+  // and a NIC's bandwidth in 8-byte chunks from 1Mi.
+  const char* kep_gpu =
+      R"({"value": "80Gi", "requestPolicy": {"default": "80Gi",
+          "validRange": {"min": "10Gi", "step": "10Gi"}}})";
+  const char* kep_nic =
+      R"({"value": "10Gi", "requestPolicy": {"default": "1Mi",
+          "validRange": {"min": "1Mi", "step": "8"}}})";
   const Case cases[] = {
+      {"KEP gpu: a 10Gi share", kep_gpu, "10Gi", "10Gi", false},
+      {"KEP gpu: 15Gi rounds to 20Gi", kep_gpu, "15Gi", "20Gi", false},
+      {"KEP gpu: below min", kep_gpu, "5Gi", "10Gi", false},
+      {"KEP gpu: no request is the whole device", kep_gpu, std::nullopt, "80Gi",
+       false},
+      {"KEP gpu: the full amount", kep_gpu, "80Gi", "80Gi", false},
+      // The result takes the step's (decimal) format.
+      {"KEP nic: 5Gi is on a chunk", kep_nic, "5Gi", "5368709120", false},
+      {"KEP nic: one byte past min", kep_nic, "1048577", "1048584", false},
+      {"KEP nic: no request takes the default", kep_nic, std::nullopt, "1Mi",
+       false},
       {"exact multiple", gcu16, "4Gi", "4Gi", false},
       {"rounded up to the step", gcu16, "4.5Gi", "5Gi", false},
       {"one byte over", gcu16, "4294967297", "5Gi", false},
