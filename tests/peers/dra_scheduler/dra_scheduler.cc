@@ -391,12 +391,51 @@ PodOutcome DraScheduler::ScheduleOne(json pod, Snapshot& snapshot) {
                chosen);
   outcome.bound = true;
   outcome.node = chosen;
+  RecordEvent(pod, "Normal", "Scheduled", "Binding",
+              "Successfully assigned " + outcome.pod + " to " + chosen);
   return outcome;
+}
+
+void DraScheduler::RecordEvent(const json& pod, const std::string& type,
+                               const std::string& reason,
+                               const std::string& action,
+                               const std::string& message) {
+  kube::ObjectReference involved;
+  involved.kind = "Pod";
+  involved.namespace_name = kube::NamespaceOf(pod);
+  involved.name = kube::NameOf(pod);
+  involved.uid = Uid(pod);
+  kube::EventFields fields;
+  fields.type = type;
+  fields.reason = reason;
+  // The events.k8s.io note limit.
+  constexpr size_t kMaxMessage = 1024;
+  fields.message = message.size() > kMaxMessage
+                       ? message.substr(0, kMaxMessage - 3) + "..."
+                       : message;
+  fields.reporting_component = options_.scheduler_name;
+  fields.reporting_instance =
+      options_.scheduler_name + "-" + options_.host_name;
+  const auto now = clock_->Now();
+  const uint64_t unique =
+      static_cast<uint64_t>(now.time_since_epoch().count()) ^
+      (++event_counter_ << 48);
+  json event =
+      kube::BuildEvent(involved.namespace_name, involved, fields, now, unique);
+  event["action"] = action;
+  auto created =
+      client_->Create(kube::Resource::Events(), involved.namespace_name, event);
+  if (!created.ok()) {
+    spdlog::warn("Could not record event {} for pod {}: {}", reason, Key(pod),
+                 created.status().message());
+  }
 }
 
 void DraScheduler::RecordFailure(const json& pod, PodOutcome& outcome) {
   spdlog::info("Unable to schedule pod: pod={} reason={} err=\"{}\"",
                outcome.pod, outcome.reason, outcome.message);
+  RecordEvent(pod, "Warning", "FailedScheduling", "Scheduling",
+              outcome.message);
   // podutil.UpdatePodCondition: a new transition time only on a change, no
   // write when nothing changes.
   std::string transition = kube::FormatRfc3339(clock_->Now());

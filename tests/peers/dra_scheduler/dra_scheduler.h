@@ -23,6 +23,9 @@
 //      recorded in pod.status.extendedResourceClaimStatus; each claim gets
 //      the finalizer, status.allocation and reservedFor (claim_status.h);
 //      then the pod is bound (KubeClient::CreateBinding).
+// Like kube-scheduler it records a Normal "Scheduled" event ("Successfully
+// assigned <ns>/<pod> to <node>") or a Warning "FailedScheduling" event
+// with the failure message on every attempt.
 // A pod that fits nowhere keeps PodScheduled=False, reason Unschedulable,
 // with the message of fit_message.h; an allocator error (a CEL error, a
 // missing class) is reason SchedulerError with the message
@@ -34,6 +37,7 @@
 #ifndef GCUSHARE_TESTS_PEERS_DRA_SCHEDULER_DRA_SCHEDULER_H_
 #define GCUSHARE_TESTS_PEERS_DRA_SCHEDULER_DRA_SCHEDULER_H_
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -47,6 +51,8 @@ namespace gcushare::dra_scheduler {
 
 struct DraSchedulerOptions {
   std::string scheduler_name = "default-scheduler";
+  // Events' reportingInstance is "<scheduler name>-<host name>".
+  std::string host_name = "localhost";
 };
 
 struct PodOutcome {
@@ -86,11 +92,15 @@ class DraScheduler {
   StatusOr<ReleaseSummary> Release(Snapshot& snapshot);
   PodOutcome ScheduleOne(nlohmann::json pod, Snapshot& snapshot);
   void RecordFailure(const nlohmann::json& pod, PodOutcome& outcome);
+  void RecordEvent(const nlohmann::json& pod, const std::string& type,
+                   const std::string& reason, const std::string& action,
+                   const std::string& message);
 
   kube::KubeClient* const client_;
   ShareIdSource* const share_ids_;
   base::Clock* const clock_;
   const DraSchedulerOptions options_;
+  uint64_t event_counter_ = 0;
 };
 
 }  // namespace gcushare::dra_scheduler

@@ -160,6 +160,12 @@ TEST_F(DraSchedulerTest, TemplateClaimIsCreatedAllocatedAndThePodBound) {
     "reservedFor": [{"resource": "pods", "name": "p1", "uid": ")" +
                         pod["metadata"]["uid"].get<std::string>() + R"("}]})"))
       << claim["status"].dump();
+  auto events = client_.List(Resource::Events(), "demo", {});
+  ASSERT_TRUE(events.ok());
+  ASSERT_EQ(events->items.size(), 1u);
+  EXPECT_EQ(events->items[0]["reason"], "Scheduled");
+  EXPECT_EQ(events->items[0]["message"],
+            "Successfully assigned demo/p1 to node-a");
   // Nothing pending any more: a second pass does nothing.
   EXPECT_TRUE(Schedule().empty());
 }
@@ -379,13 +385,22 @@ TEST_F(DraSchedulerTest, MissingClaimIsAPreFilterFailure) {
             "0/1 nodes are available: resourceclaim.resource.k8s.io \"nope\" "
             "not found. no new claims to deallocate, preemption: 0/1 nodes "
             "are available: 1 Preemption is not helpful for scheduling.");
-  // The same failure again writes nothing new.
+  // The same failure again writes only a new FailedScheduling event, not
+  // the unchanged condition.
   const size_t writes = client_.actions().size();
   Schedule();
   const std::vector<std::string> actions = client_.actions();
   for (size_t i = writes; i < actions.size(); ++i) {
-    EXPECT_EQ(actions[i].rfind("list", 0), 0u) << actions[i];
+    EXPECT_TRUE(actions[i].rfind("list", 0) == 0 ||
+                actions[i].rfind("create events", 0) == 0)
+        << actions[i];
   }
+  auto events = client_.List(Resource::Events(), "demo", {});
+  ASSERT_TRUE(events.ok());
+  ASSERT_EQ(events->items.size(), 2u);
+  EXPECT_EQ(events->items[0]["reason"], "FailedScheduling");
+  EXPECT_EQ(events->items[0]["type"], "Warning");
+  EXPECT_EQ(events->items[0]["message"], outcomes[0].message);
 }
 
 TEST_F(DraSchedulerTest, CelErrorIsASchedulerError) {

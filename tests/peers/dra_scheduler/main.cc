@@ -4,6 +4,7 @@
 // a real) API server. It also plays the resourceclaim controller: claims
 // from templates, release of claims when pods go away.
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <string>
@@ -81,6 +82,8 @@ int main(int argc, char** argv) {
   dra::RandomShareIds share_ids;
   dra::DraSchedulerOptions options;
   options.scheduler_name = scheduler_name;
+  char host[256] = {0};
+  if (gethostname(host, sizeof(host) - 1) == 0) options.host_name = host;
   dra::DraScheduler scheduler(client->get(), &share_ids, &clock, options);
 
   if (auto s = daemon.Confine(gcushare::peers::PeerSyscalls()); !s.ok()) {
