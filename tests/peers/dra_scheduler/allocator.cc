@@ -377,12 +377,11 @@ StatusOr<AllocationOutcome> Allocator::Allocate(
       result["consumedCapacity"] = consumed;
     }
     results[plan.claim].push_back(result);
+    // createNodeSelector: a node-local device pins the claim to its node;
+    // otherwise the first device's node selector (none for allNodes).
     const nlohmann::json& selector = pick.device->allocation_node_selector;
     nlohmann::json& chosen = selectors[plan.claim];
-    const bool node_local =
-        selector.is_object() &&
-        selector.dump().find("metadata.name") != std::string::npos;
-    if (!selector.is_null() && (chosen.is_null() || node_local)) {
+    if (!selector.is_null() && (chosen.is_null() || pick.device->node_local)) {
       chosen = selector;
     }
   }

@@ -74,8 +74,10 @@ nlohmann::json NodeNameSelector(const std::string& node) {
 // Whether `holder` (a slice spec or a device) places devices on `node`, and
 // the allocation node selector that goes with it.
 bool PlacedOnNode(const nlohmann::json& holder, const nlohmann::json& node,
-                  nlohmann::json* allocation_selector) {
+                  nlohmann::json* allocation_selector,
+                  bool* node_local = nullptr) {
   const std::string node_name = holder.value("nodeName", "");
+  if (node_local != nullptr) *node_local = !node_name.empty();
   if (!node_name.empty()) {
     *allocation_selector = NodeNameSelector(node_name);
     return node_name == kube::NameOf(node);
@@ -158,7 +160,8 @@ StatusOr<std::vector<DevicePool>> PoolsForNode(
       const nlohmann::json& spec = (*slice)["spec"];
       const std::string slice_name = kube::NameOf(*slice);
       nlohmann::json slice_selector;
-      PlacedOnNode(spec, node, &slice_selector);
+      bool slice_node_local = false;
+      PlacedOnNode(spec, node, &slice_selector, &slice_node_local);
       auto devices = spec.find("devices");
       if (devices == spec.end() || !devices->is_array()) continue;
       for (const nlohmann::json& device : *devices) {
@@ -170,8 +173,10 @@ StatusOr<std::vector<DevicePool>> PoolsForNode(
         entry.allow_multiple_allocations =
             device.value("allowMultipleAllocations", false);
         entry.allocation_node_selector = slice_selector;
+        entry.node_local = slice_node_local;
         if (spec.value("perDeviceNodeSelection", false) &&
-            !PlacedOnNode(device, node, &entry.allocation_node_selector)) {
+            !PlacedOnNode(device, node, &entry.allocation_node_selector,
+                          &entry.node_local)) {
           continue;
         }
         if (!names.insert(entry.name).second && pool.invalid_reason.empty()) {

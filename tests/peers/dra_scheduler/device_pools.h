@@ -35,6 +35,7 @@ struct PoolDevice {
   // The node selector an allocation of this device records: matchFields
   // metadata.name for node-local slices, the slice's nodeSelector, or null.
   nlohmann::json allocation_node_selector;
+  bool node_local = false;  // The selector names one node (nodeName).
 
   // "driver/pool/device", the key of allocated-device bookkeeping.
   std::string Key() const { return driver + "/" + pool + "/" + name; }
