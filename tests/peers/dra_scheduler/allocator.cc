@@ -166,15 +166,15 @@ class Search {
       }
       return;
     }
-    ++shares_[key];
-    if (!add) shares_[key] -= 2;
+    int& shares = shares_[key];
+    shares += add ? 1 : -1;
     std::map<std::string, Quantity>& sums = consumed_[key];
     for (const auto& [name, amount] : pick.consumed) {
       const Quantity delta =
           add ? amount : Quantity::FromNanos(-amount.nanos(), amount.format());
       sums[name] = sums[name].Plus(delta);
     }
-    if (shares_[key] == 0) {
+    if (shares == 0) {
       consumed_.erase(key);
       shares_.erase(key);
     }
