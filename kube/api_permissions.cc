@@ -74,6 +74,13 @@ StatusOr<nlohmann::json> PermissionCheckingKubeClient::Update(
   return inner_->Update(resource, ns, object);
 }
 
+StatusOr<nlohmann::json> PermissionCheckingKubeClient::UpdateStatus(
+    const Resource& resource, std::string_view ns,
+    const nlohmann::json& object) {
+  GCUSHARE_RETURN_IF_ERROR(Check(PermissionKey(resource, "status"), "update"));
+  return inner_->UpdateStatus(resource, ns, object);
+}
+
 Status PermissionCheckingKubeClient::Delete(const Resource& resource,
                                             std::string_view ns,
                                             std::string_view name,

@@ -345,6 +345,18 @@ StatusOr<nlohmann::json> CurlKubeClient::Update(const Resource& resource,
               nullptr);
 }
 
+StatusOr<nlohmann::json> CurlKubeClient::UpdateStatus(
+    const Resource& resource, std::string_view ns,
+    const nlohmann::json& object) {
+  const std::string name = NameOf(object);
+  if (name.empty()) {
+    return InvalidArgumentError("update " + resource.DisplayName() +
+                                "/status: the object has no metadata.name");
+  }
+  return Call("PUT", resource.ObjectPath(ns, name, "status"), object,
+              "application/json", nullptr);
+}
+
 Status CurlKubeClient::Delete(const Resource& resource, std::string_view ns,
                               std::string_view name,
                               const DeleteOptions& options) {

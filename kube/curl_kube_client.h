@@ -80,6 +80,9 @@ class CurlKubeClient : public KubeClient {
                                   const nlohmann::json& object) override;
   StatusOr<nlohmann::json> Update(const Resource& resource, std::string_view ns,
                                   const nlohmann::json& object) override;
+  StatusOr<nlohmann::json> UpdateStatus(const Resource& resource,
+                                        std::string_view ns,
+                                        const nlohmann::json& object) override;
   Status Delete(const Resource& resource, std::string_view ns,
                 std::string_view name, const DeleteOptions& options) override;
   StatusOr<nlohmann::json> Patch(const Resource& resource, std::string_view ns,

@@ -28,6 +28,13 @@ StatusOr<std::string> KubeClient::ListEach(const Resource& resource,
   return std::move(list.resource_version);
 }
 
+StatusOr<nlohmann::json> KubeClient::UpdateStatus(
+    const Resource& resource, std::string_view /*ns*/,
+    const nlohmann::json& /*object*/) {
+  return UnimplementedError("update " + resource.DisplayName() +
+                            "/status: not implemented by this client");
+}
+
 std::string_view PatchContentType(PatchType type) {
   switch (type) {
     case PatchType::kMerge:

@@ -156,6 +156,14 @@ class KubeClient {
                                           std::string_view ns,
                                           const nlohmann::json& object) = 0;
 
+  // PUT of the status subresource (.../<name>/status, named by
+  // metadata.name): the server keeps spec and metadata and takes `object`'s
+  // status; a stale metadata.resourceVersion gives 409 Conflict. The default
+  // answers Unimplemented (for clients that never write a status).
+  virtual StatusOr<nlohmann::json> UpdateStatus(const Resource& resource,
+                                                std::string_view ns,
+                                                const nlohmann::json& object);
+
   virtual Status Delete(const Resource& resource, std::string_view ns,
                         std::string_view name,
                         const DeleteOptions& options) = 0;

@@ -301,6 +301,33 @@ StatusOr<nlohmann::json> FakeKubeClient::Update(const Resource& resource,
                        object);
 }
 
+StatusOr<nlohmann::json> FakeKubeClient::UpdateStatus(
+    const Resource& resource, std::string_view ns,
+    const nlohmann::json& object) {
+  std::lock_guard<std::mutex> lock(mu_);
+  GCUSHARE_RETURN_IF_ERROR(TakeFailureLocked(
+      "update", resource.plural + "/status " +
+                    ObjectKey(Namespace(resource, ns), NameOf(object))));
+  const std::string name = NameOf(object);
+  if (name.empty()) {
+    return InvalidArgumentError("update " + resource.DisplayName() +
+                                "/status: the object has no metadata.name");
+  }
+  const std::string key = ObjectKey(Namespace(resource, ns), name);
+  Objects& objects = objects_[ResourceKey(resource)];
+  auto it = objects.find(key);
+  if (it == objects.end()) return NotFound(resource, name);
+  // Only the status changes; the resourceVersion is the precondition.
+  nlohmann::json updated = it->second;
+  updated["metadata"]["resourceVersion"] = ResourceVersionOf(object);
+  if (object.contains("status")) {
+    updated["status"] = object["status"];
+  } else {
+    updated.erase("status");
+  }
+  return ReplaceLocked(resource, key, std::move(updated));
+}
+
 Status FakeKubeClient::Delete(const Resource& resource, std::string_view ns,
                               std::string_view name,
                               const DeleteOptions& options) {

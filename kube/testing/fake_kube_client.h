@@ -10,6 +10,7 @@
 //     Conflict; Patch applies merge patches (strategic merge is treated as
 //     a merge patch: lists are replaced) and JSON patches, to the whole
 //     object whatever the subresource;
+//   - UpdateStatus replaces only the status (same resourceVersion rule);
 //   - CreateBinding sets spec.nodeName, merges annotations and adds the
 //     PodScheduled condition; a bound pod or a wrong UID gives 409
 //     Conflict;
@@ -81,6 +82,9 @@ class FakeKubeClient : public KubeClient {
                                   const nlohmann::json& object) override;
   StatusOr<nlohmann::json> Update(const Resource& resource, std::string_view ns,
                                   const nlohmann::json& object) override;
+  StatusOr<nlohmann::json> UpdateStatus(const Resource& resource,
+                                        std::string_view ns,
+                                        const nlohmann::json& object) override;
   Status Delete(const Resource& resource, std::string_view ns,
                 std::string_view name, const DeleteOptions& options) override;
   StatusOr<nlohmann::json> Patch(const Resource& resource, std::string_view ns,

@@ -53,6 +53,29 @@ TEST(FakeKubeClientTest, CreateGetUpdateDelete) {
                                       "delete pods ns/p1", "get pods ns/p1"}));
 }
 
+TEST(FakeKubeClientTest, UpdateStatusChangesOnlyTheStatus) {
+  FakeKubeClient client;
+  nlohmann::json claim = {{"metadata", {{"name", "c"}, {"namespace", "ns"}}},
+                          {"spec", {{"devices", nlohmann::json::object()}}}};
+  StatusOr<nlohmann::json> created =
+      client.Create(Resource::ResourceClaims(), "ns", claim);
+  ASSERT_TRUE(created.ok()) << created.status();
+  nlohmann::json update = *created;
+  update["spec"] = "ignored";
+  update["status"] = {{"reservedFor", {{{"name", "p"}}}}};
+  StatusOr<nlohmann::json> updated =
+      client.UpdateStatus(Resource::ResourceClaims(), "ns", update);
+  ASSERT_TRUE(updated.ok()) << updated.status();
+  EXPECT_EQ((*updated)["spec"], claim["spec"]);
+  EXPECT_EQ((*updated)["status"], update["status"]);
+  EXPECT_NE(ResourceVersionOf(*updated), ResourceVersionOf(*created));
+  // The old resourceVersion is stale now.
+  EXPECT_EQ(client.UpdateStatus(Resource::ResourceClaims(), "ns", update)
+                .status()
+                .http_code(),
+            409);
+}
+
 TEST(FakeKubeClientTest, ListFiltersBySelectors) {
   FakeKubeClient client;
   nlohmann::json a = Pod("ns", "a", "", "n1");
