@@ -108,7 +108,7 @@ StatusOr<cdi::Spec> BuildClaimSpec(const AllocatedClaim& claim,
   struct RequestEnv {
     size_t first_device = 0;
     contract::ContainerEnv env;
-    bool shared = false;
+    bool partial = false;  // A result holds less than its whole card.
     uint64_t consumed_millibytes = 0;
   };
   std::map<std::string, RequestEnv> requests;
@@ -134,7 +134,8 @@ StatusOr<cdi::Spec> BuildClaimSpec(const AllocatedClaim& claim,
                   card->index) == request.env.cards.end()) {
       request.env.cards.push_back(card->index);
     }
-    request.shared = request.shared || IsShare(result, total);
+    request.partial = request.partial || (result.consumed_millibytes &&
+                                          *result.consumed_millibytes < total);
     request.consumed_millibytes += result.consumed_millibytes.value_or(total);
 
     cdi::Device device;
@@ -144,7 +145,7 @@ StatusOr<cdi::Spec> BuildClaimSpec(const AllocatedClaim& claim,
   }
   for (const std::string& name : order) {
     RequestEnv& request = requests[name];
-    if (request.shared) {
+    if (request.partial) {
       request.env.memory_limit_mib =
           MibOfMillibytes(request.consumed_millibytes);
     }

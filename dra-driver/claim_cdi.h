@@ -13,8 +13,12 @@
 //   ENFLAME_VISIBLE_DEVICES  = the request's card indexes, comma-joined,
 //                              in result order, without repeats;
 //   GCUSHARE_MEMORY_LIMIT_MB = the consumed MiB summed over the request's
-//                              results (rounded down), only when they are
-//                              shares (share_ledger.h IsShare);
+//                              results (rounded down), only when a result
+//                              consumes less than its whole card (a
+//                              multi-allocatable card taken whole, by the
+//                              policy's default, has a share id but no
+//                              limit: the contract sets the limit for
+//                              shares only);
 //   GCUSHARE_MEMORY_TOTAL_MB = the first card's memory in MiB;
 //   GCUSHARE_MEMORY_UNIT     = the node's --memory-unit.
 // The kubelet hands a container the CDI ids of every result of each

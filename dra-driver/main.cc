@@ -18,6 +18,7 @@
 #include "dra-driver/syscalls.h"
 #include "efml/card_source_factory.h"
 #include "efml/health_monitor.h"
+#include "fs/make_dirs.h"
 #include "kube/api_permissions.h"
 #include "kube/config.h"
 #include "kube/curl_kube_client.h"
@@ -65,7 +66,10 @@ int main(int argc, char** argv) {
   metrics::Registry registry;  // Outlives everything below.
 
   // Claims: the checkpoint first, so that Unprepare works for what an
-  // earlier run prepared.
+  // earlier run prepared. Its directory is the DRA socket's too.
+  if (Status s = fs::MakeDirectories(config->paths.plugin_dir, 0750); !s.ok()) {
+    return daemon.Fail(s);
+  }
   dra::ClaimPreparerOptions claim_options;
   claim_options.node_name = config->node_name;
   claim_options.cdi_dir = config->cdi_dir;

@@ -56,8 +56,8 @@ std::vector<json> DeviceClasses() {
 
 // Device nodes of fake cards do not exist on this host: the runtime
 // stand-in is told they are character devices 240:<index>.
-StatusOr<cdi_runtime::HostDeviceInfo> FakeDeviceInfo(const std::string& path) {
-  cdi_runtime::HostDeviceInfo info;
+StatusOr<peers::cdi_runtime::HostDeviceInfo> FakeDeviceInfo(const std::string& path) {
+  peers::cdi_runtime::HostDeviceInfo info;
   info.type = "c";
   info.major = 240;
   if (path.rfind("/dev/gcu", 0) == 0) {
@@ -280,7 +280,17 @@ StatusOr<std::vector<json>> DraCluster::NodeEvents() {
 StatusOr<peers::dra_kubelet::PodRun> DraCluster::RunPod(
     const std::string& pod) {
   GCUSHARE_ASSIGN_OR_RETURN(json object, GetPod(pod));
-  return kubelet_->RunPod(object);
+  // The kubelet's pod workers retry a pod whose start failed; here a
+  // start that met the driver between two registrations (the stand-in
+  // kubelet re-registers a socket it sees anew) is retried the same way.
+  StatusOr<peers::dra_kubelet::PodRun> run = kubelet_->RunPod(object);
+  for (int attempt = 0; attempt < 50 && !run.ok() &&
+                        run.status().code() == StatusCode::kFailedPrecondition;
+       ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    run = kubelet_->RunPod(object);
+  }
+  return run;
 }
 
 Status DraCluster::StopPod(const std::string& pod) {

@@ -15,7 +15,8 @@ root=${1:?usage: check_layering.sh ROOT}
 cd "$root"
 
 # The deployable binaries, each in its own top-level folder.
-components=(extender device-plugin nri-plugin config-manager kubectl-plugin)
+components=(extender device-plugin nri-plugin config-manager kubectl-plugin
+  dra-driver)
 # Shared libraries: anything may use them, they use no component.
 libraries=(assignment base cdi contract daemon efml fs json kube metrics status
   testing)
