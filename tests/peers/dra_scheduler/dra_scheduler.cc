@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -33,6 +34,23 @@ std::string Uid(const json& object) {
 bool Finished(const json& pod) {
   const std::string phase = kube::StringAt(pod, {"status", "phase"});
   return phase == "Succeeded" || phase == "Failed";
+}
+
+int64_t Priority(const json& pod) {
+  const json* priority = kube::FindPath(pod, {"spec", "priority"});
+  return priority != nullptr && priority->is_number_integer()
+             ? priority->get<int64_t>()
+             : 0;
+}
+
+// The resourceVersion as a number (0 when it is not one).
+uint64_t ResourceVersion(const json& object) {
+  const std::string rv = kube::ResourceVersionOf(object);
+  if (rv.empty() || rv.size() > 19 ||
+      rv.find_first_not_of("0123456789") != std::string::npos) {
+    return 0;
+  }
+  return std::stoull(rv);
 }
 
 bool IsAllocated(const json& claim) {
@@ -151,13 +169,23 @@ StatusOr<std::vector<PodOutcome>> DraScheduler::SchedulePending() {
     if (Finished(pod)) continue;
     pending.push_back(pod);
   }
+  // The scheduling queue's order (PrioritySort): higher spec.priority
+  // first, then the time the pod entered the queue, which creationTimestamp
+  // (whole seconds) and then the resourceVersion (creation or last change)
+  // stand for.
   std::stable_sort(pending.begin(), pending.end(),
                    [](const json& a, const json& b) {
+                     const int64_t pa = Priority(a);
+                     const int64_t pb = Priority(b);
+                     if (pa != pb) return pa > pb;
                      const std::string ta =
                          kube::StringAt(a, {"metadata", "creationTimestamp"});
                      const std::string tb =
                          kube::StringAt(b, {"metadata", "creationTimestamp"});
-                     return ta != tb ? ta < tb : Key(a) < Key(b);
+                     if (ta != tb) return ta < tb;
+                     const uint64_t ra = ResourceVersion(a);
+                     const uint64_t rb = ResourceVersion(b);
+                     return ra != rb ? ra < rb : Key(a) < Key(b);
                    });
   std::vector<PodOutcome> outcomes;
   for (json& pod : pending) {

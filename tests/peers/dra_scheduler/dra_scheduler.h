@@ -7,7 +7,9 @@
 // ResourceClaims, releases the claims of pods that are gone or finished
 // (ReleaseClaims), and then tries each pending pod once (schedulerName
 // default-scheduler or as configured, no spec.nodeName, not finished), in
-// creation order, each seeing what the pods before it allocated:
+// queue order (higher spec.priority first, then creation; the
+// resourceVersion breaks same-second ties), each seeing what the pods
+// before it allocated:
 //   1. its claims: spec.resourceClaims[].resourceClaimName as is;
 //      resourceClaimTemplateName: the claim the controller made (recorded in
 //      pod.status.resourceClaimStatuses), or a new one from the template

@@ -431,6 +431,23 @@ TEST_F(DraSchedulerTest, CelErrorIsASchedulerError) {
   EXPECT_EQ(Claims().size(), 1u);
 }
 
+TEST_F(DraSchedulerTest, QueueOrderIsPriorityThenCreation) {
+  Seed(Resource::ResourceSlices(), Slice("node-a", 1));
+  // Created in this order within one second: names do not decide.
+  for (const char* name : {"zeta", "beta", "alpha"}) {
+    Seed(Resource::Pods(), Pod(name, json::array()));
+  }
+  json urgent = Pod("urgent", json::array());
+  urgent["spec"]["priority"] = 1000;
+  Seed(Resource::Pods(), urgent);
+  const std::vector<PodOutcome> outcomes = Schedule();
+  ASSERT_EQ(outcomes.size(), 4u);
+  EXPECT_EQ(outcomes[0].pod, "demo/urgent");
+  EXPECT_EQ(outcomes[1].pod, "demo/zeta");
+  EXPECT_EQ(outcomes[2].pod, "demo/beta");
+  EXPECT_EQ(outcomes[3].pod, "demo/alpha");
+}
+
 TEST_F(DraSchedulerTest, OtherSchedulersAndBoundPodsAreLeftAlone) {
   Seed(Resource::ResourceSlices(), Slice("node-a", 1));
   json other = Pod("other", json::array());
