@@ -478,6 +478,65 @@ TEST(DraHttpTest, ClaimValidation) {
             "most 32 items\n");
 }
 
+TEST(DraHttpTest, ClaimStatusRules) {
+  TestServer s;
+  ASSERT_EQ(s.Post(kClaims, Claim("c").dump()).status, 201);
+  const std::string status_path = std::string(kClaims) + "/c/status";
+  Json pod = {{"resource", "pods"}, {"name", "p"}, {"uid", "pod-1"}};
+
+  HttpResult reserved_only = s.Patch(
+      status_path,
+      Json({{"status", {{"reservedFor", Json::array({pod})}}}}).dump(), kMerge);
+  EXPECT_EQ(reserved_only.status, 422);
+  EXPECT_EQ(Causes(reserved_only),
+            "status.reservedFor: Forbidden: may not be specified when "
+            "`allocated` is not set\n");
+
+  Json bad_result = Allocation(false);
+  bad_result["devices"]["results"][0]["request"] = "nope";
+  bad_result["devices"]["results"][0].erase("pool");
+  HttpResult bad =
+      s.Patch(status_path,
+              Json({{"status", {{"allocation", bad_result}}}}).dump(), kMerge);
+  EXPECT_EQ(bad.status, 422);
+  EXPECT_EQ(Causes(bad),
+            "status.allocation.devices.results[0].request: Invalid value: "
+            "\"nope\": must be the name of a request in the claim\n"
+            "status.allocation.devices.results[0].pool: Required value\n");
+
+  HttpResult allocated =
+      s.Patch(status_path,
+              Json({{"status",
+                     {{"allocation", Allocation(true)},
+                      {"reservedFor", Json::array({pod, pod})}}}})
+                  .dump(),
+              kMerge);
+  EXPECT_EQ(allocated.status, 422);
+  EXPECT_EQ(Causes(allocated),
+            "status.reservedFor[1]: Duplicate value: \"pod-1\"\n");
+  allocated = s.Patch(status_path,
+                      Json({{"status",
+                             {{"allocation", Allocation(true)},
+                              {"reservedFor", Json::array({pod})}}}})
+                          .dump(),
+                      kMerge);
+  ASSERT_EQ(allocated.status, 200) << allocated.body;
+
+  // Once set, the allocation cannot change; it can be cleared after the
+  // reservations are gone.
+  HttpResult changed = s.Patch(
+      status_path,
+      R"({"status":{"allocation":{"devices":{"results":[{"request":"gcu",)"
+      R"("driver":"gcu.enflame.com","pool":"n1","device":"gcu-1"}]}}}})",
+      kMerge);
+  EXPECT_EQ(changed.status, 422);
+  EXPECT_EQ(changed.json["details"]["causes"][0]["field"], "status.allocation");
+  HttpResult cleared =
+      s.Patch(status_path,
+              R"({"status":{"allocation":null,"reservedFor":null}})", kMerge);
+  EXPECT_EQ(cleared.status, 200) << cleared.body;
+}
+
 TEST(DraHttpTest, ConsumableCapacityGateOffDropsOnCreate) {
   ServerOptions options;
   options.feature_gates.dra_consumable_capacity = false;

@@ -76,12 +76,6 @@ Json* ChildObject(Json& obj, const char* key) {
   return it == obj.end() ? nullptr : &*it;
 }
 
-std::vector<FieldError> Concat(std::vector<FieldError> a,
-                               std::vector<FieldError> b) {
-  for (FieldError& e : b) a.push_back(std::move(e));
-  return a;
-}
-
 }  // namespace
 
 ResourceKind ResourceSliceKind(const FeatureGates& gates) {
@@ -150,9 +144,10 @@ ResourceKind ResourceClaimKind(const FeatureGates& gates) {
   };
   k.validate_update = [](const Json& old, std::string_view subresource,
                          const Json& updated) {
-    if (subresource == "status") return ValidateResourceClaimStatus(updated);
-    return Concat(ValidateResourceClaim(updated, &old),
-                  ValidateResourceClaimStatus(updated));
+    if (subresource == "status") {
+      return ValidateResourceClaimStatus(updated, old);
+    }
+    return ValidateResourceClaim(updated, &old);
   };
   return k;
 }

@@ -681,25 +681,95 @@ std::vector<FieldError> ValidateResourceClaim(const Json& claim,
   return errs;
 }
 
-std::vector<FieldError> ValidateResourceClaimStatus(const Json& claim) {
+std::vector<FieldError> ValidateResourceClaimStatus(const Json& claim,
+                                                    const Json& old) {
   Errors errs;
+  const Json empty = Json::object();
   const Json* status = Child(claim, "status");
-  if (status == nullptr) return errs;
+  if (status == nullptr) status = &empty;
+  const Json* old_status = Child(old, "status");
+  if (old_status == nullptr) old_status = &empty;
   const Json* allocation = Child(*status, "allocation");
   const Json* devices =
       allocation == nullptr ? nullptr : Child(*allocation, "devices");
   const Json* results =
       devices == nullptr ? nullptr : Child(*devices, "results");
-  if (results != nullptr && results->is_array() &&
-      results->size() > kMaxResults) {
-    errs.push_back(TooMany("status.allocation.devices.results", results->size(),
-                           kMaxResults));
+  const Json* old_allocation = Child(*old_status, "allocation");
+  const bool new_allocation =
+      allocation != nullptr &&
+      (old_allocation == nullptr || *old_allocation != *allocation);
+  if (results != nullptr && results->is_array() && new_allocation) {
+    const std::string rpath = "status.allocation.devices.results";
+    if (results->size() > kMaxResults) {
+      errs.push_back(TooMany(rpath, results->size(), kMaxResults));
+    } else {
+      // The request names of the claim ("req" or "req/sub").
+      std::set<std::string> requests;
+      const Json* spec = Child(claim, "spec");
+      const Json* spec_devices =
+          spec == nullptr ? nullptr : Child(*spec, "devices");
+      const Json* spec_requests =
+          spec_devices == nullptr ? nullptr : Child(*spec_devices, "requests");
+      if (spec_requests != nullptr && spec_requests->is_array()) {
+        for (const Json& r : *spec_requests) {
+          const std::string name = StringOf(Child(r, "name"));
+          const Json* first = Child(r, "firstAvailable");
+          if (first == nullptr || !first->is_array() || first->empty()) {
+            requests.insert(name);
+            continue;
+          }
+          for (const Json& sub : *first) {
+            requests.insert(name + "/" + StringOf(Child(sub, "name")));
+          }
+        }
+      }
+      for (size_t i = 0; i < results->size(); ++i) {
+        const Json& result = (*results)[i];
+        const std::string p = Index(rpath, i);
+        const std::string request = StringOf(Child(result, "request"));
+        if (requests.count(request) == 0) {
+          errs.push_back(Invalid(p + ".request", GoQuote(request),
+                                 "must be the name of a request in the "
+                                 "claim"));
+        }
+        ValidateDriverName(StringOf(Child(result, "driver")), p + ".driver",
+                           errs);
+        const std::string pool = StringOf(Child(result, "pool"));
+        if (pool.empty()) {
+          errs.push_back(Required(p + ".pool"));
+        }
+        ValidateDnsLabel(StringOf(Child(result, "device")), p + ".device",
+                         errs);
+      }
+    }
   }
   const Json* reserved = Child(*status, "reservedFor");
-  if (reserved != nullptr && reserved->is_array() &&
-      reserved->size() > kMaxReservedFor) {
-    errs.push_back(
-        TooMany("status.reservedFor", reserved->size(), kMaxReservedFor));
+  if (reserved != nullptr && reserved->is_array()) {
+    if (reserved->size() > kMaxReservedFor) {
+      errs.push_back(
+          TooMany("status.reservedFor", reserved->size(), kMaxReservedFor));
+    } else {
+      std::set<std::string> uids;
+      for (size_t i = 0; i < reserved->size(); ++i) {
+        const std::string uid = StringOf(Child((*reserved)[i], "uid"));
+        if (!uids.insert(uid).second) {
+          errs.push_back(Error(FieldError::Type::kDuplicate,
+                               Index("status.reservedFor", i), GoQuote(uid),
+                               ""));
+        }
+      }
+    }
+    if (!reserved->empty() && allocation == nullptr) {
+      errs.push_back(Error(FieldError::Type::kForbidden, "status.reservedFor",
+                           "",
+                           "may not be specified when `allocated` is "
+                           "not set"));
+    }
+  }
+  if (old_allocation != nullptr && allocation != nullptr &&
+      *old_allocation != *allocation) {
+    errs.push_back(Invalid("status.allocation", ShowValue(*allocation),
+                           "field is immutable"));
   }
   return errs;
 }

@@ -19,8 +19,11 @@
 //     DNS labels and unique; exactly one of exactly / firstAvailable;
 //     exactly.deviceClassName required (a DNS subdomain); allocationMode
 //     ExactCount (count > 0) or All (no count); at most 32 selectors.
-//     On update the spec is immutable. Status: at most 32 allocation results
-//     and 256 reservedFor entries.
+//     On update the spec is immutable. Status: a new allocation has at most
+//     32 results, each naming a request of the claim, a driver, a pool and a
+//     device; an allocation, once set, is immutable (it may be cleared);
+//     reservedFor has at most 256 entries with unique uids and needs an
+//     allocation.
 //   DeviceClass: at most 32 selectors; extendedResourceName a valid
 //     extended resource name (domain-qualified, not kubernetes.io).
 //
@@ -45,7 +48,9 @@ std::vector<FieldError> ValidateResourceSlice(const Json& slice,
 // `old` is the stored claim on update (the spec must not change).
 std::vector<FieldError> ValidateResourceClaim(const Json& claim,
                                               const Json* old);
-std::vector<FieldError> ValidateResourceClaimStatus(const Json& claim);
+// The status of `claim` against the stored `old` claim.
+std::vector<FieldError> ValidateResourceClaimStatus(const Json& claim,
+                                                    const Json& old);
 std::vector<FieldError> ValidateResourceClaimTemplate(const Json& tmpl,
                                                       const Json* old);
 std::vector<FieldError> ValidateDeviceClass(const Json& device_class);
