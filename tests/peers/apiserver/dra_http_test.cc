@@ -282,6 +282,36 @@ TEST(DraHttpTest, TemplatesAndClasses) {
             "valid extended resource name");
 }
 
+TEST(DraHttpTest, MalformedQuantitiesAre400) {
+  TestServer s;
+  Json slice = Slice("n1", false, "x");
+  slice["spec"]["devices"][0]["capacity"]["memory"]["value"] = "16 Gi";
+  HttpResult r = s.Post(kSlices, slice.dump());
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(r.json["message"],
+            "ResourceSlice in version \"v1\" cannot be handled as a "
+            "ResourceSlice: quantities must match the regular expression "
+            "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+  EXPECT_EQ(s.Get(std::string(kSlices) + "/x").status, 404);
+
+  HttpResult claim = s.Post(kClaims, Claim("c", true).dump());
+  ASSERT_EQ(claim.status, 201);
+  Json bad = Claim("d", true);
+  bad["spec"]["devices"]["requests"][0]["exactly"]["capacity"]["requests"]
+     ["memory"] = "4Gii";
+  r = s.Post(kClaims, bad.dump());
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(r.json["message"],
+            "ResourceClaim in version \"v1\" cannot be handled as a "
+            "ResourceClaim: unable to parse quantity's suffix");
+  Json status = claim.json;
+  status["status"] = {{"allocation", Allocation(true)}};
+  status["status"]["allocation"]["devices"]["results"][0]["consumedCapacity"]
+        ["memory"] = "x";
+  r = s.Put(std::string(kClaims) + "/c/status", status.dump());
+  EXPECT_EQ(r.status, 400);
+}
+
 TEST(DraHttpTest, SliceValidation) {
   TestServer s;
   Json empty = {{"metadata", {{"name", "x"}}}, {"spec", Json::object()}};
