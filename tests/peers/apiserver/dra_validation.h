@@ -10,7 +10,8 @@
 //     device; attribute names C identifiers (<= 32) with an optional domain;
 //     attribute values exactly one of int/bool/string/version, strings at
 //     most 64 bytes, versions semver; capacity.requestPolicy only with
-//     allowMultipleAllocations, and its rules (validValues at most 10,
+//     allowMultipleAllocations, and its rules (request_policy_validation.h:
+//     validValues at most 10,
 //     ascending, <= value, containing default; validRange min required and
 //     <= value, default within [min, max], max <= value, step > 0,
 //     min + step <= value, default and max multiples of step from min).
