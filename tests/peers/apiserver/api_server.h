@@ -3,7 +3,8 @@
 //
 // Serves /api/v1 pods (with status and binding), nodes (with status) and
 // events, the named groups' kinds under /apis/<group>/<version>
-// (coordination.k8s.io/v1 leases; see named_group_kinds.h), plus GET
+// (resource.k8s.io/v1 DRA kinds, coordination.k8s.io/v1 leases; see
+// named_group_kinds.h), plus GET
 // /version (kube-apiserver v1.31.0's JSON by default), /healthz,
 // /livez and /readyz ("ok"). Any other path is a 404 Status. With a token,
 // every request lacking "Authorization: Bearer <token>" is a 401 Status; with

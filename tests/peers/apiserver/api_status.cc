@@ -75,6 +75,36 @@ std::string FieldError::Body() const {
   return body;
 }
 
+FieldError FieldError::Make(Type type, std::string field, std::string value,
+                            std::string detail) {
+  FieldError e;
+  e.type = type;
+  e.field = std::move(field);
+  e.value = std::move(value);
+  e.detail = std::move(detail);
+  return e;
+}
+
+FieldError FieldError::Required(std::string field, std::string detail) {
+  return Make(Type::kRequired, std::move(field), "", std::move(detail));
+}
+
+FieldError FieldError::Invalid(std::string field, std::string value,
+                               std::string detail) {
+  return Make(Type::kInvalid, std::move(field), std::move(value),
+              std::move(detail));
+}
+
+FieldError FieldError::TooLong(std::string field, size_t max) {
+  return Make(Type::kTooLong, std::move(field), "",
+              "may not be more than " + std::to_string(max) + " bytes");
+}
+
+FieldError FieldError::TooMany(std::string field, size_t actual, size_t max) {
+  return Make(Type::kTooMany, std::move(field), std::to_string(actual),
+              "must have at most " + std::to_string(max) + " items");
+}
+
 std::string FieldError::ToString() const {
   return field.empty() ? Body() : field + ": " + Body();
 }

@@ -62,6 +62,19 @@ struct FieldError {
   std::string ToString() const;
   // "FieldValueRequired", ...
   std::string Reason() const;
+
+  // The constructors of apimachinery's field package (field.Required,
+  // field.Invalid, field.TooLong, field.TooMany, ...); `value` is already
+  // formatted as Go would print it.
+  static FieldError Make(Type type, std::string field, std::string value,
+                         std::string detail);
+  static FieldError Required(std::string field, std::string detail = "");
+  static FieldError Invalid(std::string field, std::string value,
+                            std::string detail);
+  // "Too long: may not be more than <max> bytes".
+  static FieldError TooLong(std::string field, size_t max);
+  // "Too many: <actual>: must have at most <max> items".
+  static FieldError TooMany(std::string field, size_t actual, size_t max);
 };
 
 // Quotes like Go's %q for the strings this server handles ("a\"b").

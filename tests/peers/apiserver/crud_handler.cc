@@ -1,5 +1,6 @@
 #include "tests/peers/apiserver/crud_handler.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -11,6 +12,21 @@
 #include "tests/peers/apiserver/response_writer.h"
 
 namespace gcushare::apiserver {
+namespace {
+
+// The 400 of a body the kind's Go type cannot hold (ResourceKind::
+// decode_error), or nullopt.
+std::optional<ApiStatus> DecodeErrorStatus(const ResourceKind& kind,
+                                           const Json& object) {
+  if (!kind.decode_error) return std::nullopt;
+  std::string why = kind.decode_error(object);
+  if (why.empty()) return std::nullopt;
+  return BadRequestStatus(kind.kind + " in version \"" + kind.version +
+                          "\" cannot be handled as a " + kind.kind + ": " +
+                          why);
+}
+
+}  // namespace
 
 void CrudHandler::Get(const ApiPath& path, httplib::Response& res) {
   const ResourceKind& kind = *path.kind;
@@ -33,6 +49,10 @@ void CrudHandler::Create(const ApiPath& path, const httplib::Request& req,
     return;
   }
   Json object = std::move(decoded).value();
+  if (auto err = DecodeErrorStatus(kind, object)) {
+    WriteStatus(res, *err);
+    return;
+  }
   if (auto err = EnsureNamespace(object, path.ns)) {
     WriteStatus(res, *err);
     return;
@@ -77,6 +97,10 @@ void CrudHandler::Update(const ApiPath& path, const httplib::Request& req,
     return;
   }
   Json body = std::move(decoded).value();
+  if (auto err = DecodeErrorStatus(kind, body)) {
+    WriteStatus(res, *err);
+    return;
+  }
   if (auto err = CheckName(body, path.name, path.ns)) {
     WriteStatus(res, *err);
     return;

@@ -282,6 +282,36 @@ TEST(DraHttpTest, TemplatesAndClasses) {
             "valid extended resource name");
 }
 
+TEST(DraHttpTest, MalformedQuantitiesAre400) {
+  TestServer s;
+  Json slice = Slice("n1", false, "x");
+  slice["spec"]["devices"][0]["capacity"]["memory"]["value"] = "16 Gi";
+  HttpResult r = s.Post(kSlices, slice.dump());
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(r.json["message"],
+            "ResourceSlice in version \"v1\" cannot be handled as a "
+            "ResourceSlice: quantities must match the regular expression "
+            "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+  EXPECT_EQ(s.Get(std::string(kSlices) + "/x").status, 404);
+
+  HttpResult claim = s.Post(kClaims, Claim("c", true).dump());
+  ASSERT_EQ(claim.status, 201);
+  Json bad = Claim("d", true);
+  bad["spec"]["devices"]["requests"][0]["exactly"]["capacity"]["requests"]
+     ["memory"] = "4Gii";
+  r = s.Post(kClaims, bad.dump());
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(r.json["message"],
+            "ResourceClaim in version \"v1\" cannot be handled as a "
+            "ResourceClaim: unable to parse quantity's suffix");
+  Json status = claim.json;
+  status["status"] = {{"allocation", Allocation(true)}};
+  status["status"]["allocation"]["devices"]["results"][0]["consumedCapacity"]
+        ["memory"] = "x";
+  r = s.Put(std::string(kClaims) + "/c/status", status.dump());
+  EXPECT_EQ(r.status, 400);
+}
+
 TEST(DraHttpTest, SliceValidation) {
   TestServer s;
   Json empty = {{"metadata", {{"name", "x"}}}, {"spec", Json::object()}};
@@ -476,6 +506,65 @@ TEST(DraHttpTest, ClaimValidation) {
   EXPECT_EQ(Causes(r),
             "status.allocation.devices.results: Too many: 33: must have at "
             "most 32 items\n");
+}
+
+TEST(DraHttpTest, ClaimStatusRules) {
+  TestServer s;
+  ASSERT_EQ(s.Post(kClaims, Claim("c").dump()).status, 201);
+  const std::string status_path = std::string(kClaims) + "/c/status";
+  Json pod = {{"resource", "pods"}, {"name", "p"}, {"uid", "pod-1"}};
+
+  HttpResult reserved_only = s.Patch(
+      status_path,
+      Json({{"status", {{"reservedFor", Json::array({pod})}}}}).dump(), kMerge);
+  EXPECT_EQ(reserved_only.status, 422);
+  EXPECT_EQ(Causes(reserved_only),
+            "status.reservedFor: Forbidden: may not be specified when "
+            "`allocated` is not set\n");
+
+  Json bad_result = Allocation(false);
+  bad_result["devices"]["results"][0]["request"] = "nope";
+  bad_result["devices"]["results"][0].erase("pool");
+  HttpResult bad =
+      s.Patch(status_path,
+              Json({{"status", {{"allocation", bad_result}}}}).dump(), kMerge);
+  EXPECT_EQ(bad.status, 422);
+  EXPECT_EQ(Causes(bad),
+            "status.allocation.devices.results[0].request: Invalid value: "
+            "\"nope\": must be the name of a request in the claim\n"
+            "status.allocation.devices.results[0].pool: Required value\n");
+
+  HttpResult allocated =
+      s.Patch(status_path,
+              Json({{"status",
+                     {{"allocation", Allocation(true)},
+                      {"reservedFor", Json::array({pod, pod})}}}})
+                  .dump(),
+              kMerge);
+  EXPECT_EQ(allocated.status, 422);
+  EXPECT_EQ(Causes(allocated),
+            "status.reservedFor[1]: Duplicate value: \"pod-1\"\n");
+  allocated = s.Patch(status_path,
+                      Json({{"status",
+                             {{"allocation", Allocation(true)},
+                              {"reservedFor", Json::array({pod})}}}})
+                          .dump(),
+                      kMerge);
+  ASSERT_EQ(allocated.status, 200) << allocated.body;
+
+  // Once set, the allocation cannot change; it can be cleared after the
+  // reservations are gone.
+  HttpResult changed = s.Patch(
+      status_path,
+      R"({"status":{"allocation":{"devices":{"results":[{"request":"gcu",)"
+      R"("driver":"gcu.enflame.com","pool":"n1","device":"gcu-1"}]}}}})",
+      kMerge);
+  EXPECT_EQ(changed.status, 422);
+  EXPECT_EQ(changed.json["details"]["causes"][0]["field"], "status.allocation");
+  HttpResult cleared =
+      s.Patch(status_path,
+              R"({"status":{"allocation":null,"reservedFor":null}})", kMerge);
+  EXPECT_EQ(cleared.status, 200) << cleared.body;
 }
 
 TEST(DraHttpTest, ConsumableCapacityGateOffDropsOnCreate) {

@@ -6,6 +6,7 @@
 #include "tests/peers/apiserver/dra_dropped_fields.h"
 #include "tests/peers/apiserver/dra_validation.h"
 #include "tests/peers/apiserver/object_meta.h"
+#include "tests/peers/apiserver/quantity.h"
 
 namespace gcushare::apiserver {
 namespace {
@@ -76,10 +77,99 @@ Json* ChildObject(Json& obj, const char* key) {
   return it == obj.end() ? nullptr : &*it;
 }
 
-std::vector<FieldError> Concat(std::vector<FieldError> a,
-                               std::vector<FieldError> b) {
-  for (FieldError& e : b) a.push_back(std::move(e));
-  return a;
+// Quantity checks of the decoder: the first malformed quantity's error.
+std::string QuantityError(const Json* v) {
+  if (v == nullptr || v->is_null() || v->is_number()) return "";
+  return QuantitySyntaxError(v->is_string() ? v->get<std::string>()
+                                            : v->dump());
+}
+
+const Json* At(const Json& obj, const char* key) {
+  if (!obj.is_object()) return nullptr;
+  auto it = obj.find(key);
+  return it == obj.end() || it->is_null() ? nullptr : &*it;
+}
+
+// Every value of a map of quantities.
+std::string QuantityMapError(const Json* map) {
+  if (map == nullptr || !map->is_object()) return "";
+  for (const Json& v : *map) {
+    if (std::string why = QuantityError(&v); !why.empty()) return why;
+  }
+  return "";
+}
+
+std::string SliceDecodeError(const Json& slice) {
+  const Json* spec = At(slice, "spec");
+  const Json* devices = spec == nullptr ? nullptr : At(*spec, "devices");
+  if (devices == nullptr || !devices->is_array()) return "";
+  for (const Json& device : *devices) {
+    const Json* capacity = At(device, "capacity");
+    if (capacity == nullptr || !capacity->is_object()) continue;
+    for (const Json& c : *capacity) {
+      std::string why = QuantityError(At(c, "value"));
+      const Json* policy = At(c, "requestPolicy");
+      if (why.empty() && policy != nullptr) {
+        why = QuantityError(At(*policy, "default"));
+        const Json* values = At(*policy, "validValues");
+        if (values != nullptr && values->is_array()) {
+          for (const Json& v : *values) {
+            if (why.empty()) why = QuantityError(&v);
+          }
+        }
+        if (const Json* range = At(*policy, "validRange"); range != nullptr) {
+          for (const char* key : {"min", "max", "step"}) {
+            if (why.empty()) why = QuantityError(At(*range, key));
+          }
+        }
+      }
+      if (!why.empty()) return why;
+    }
+  }
+  return "";
+}
+
+std::string ClaimSpecDecodeError(const Json* spec) {
+  const Json* devices = spec == nullptr ? nullptr : At(*spec, "devices");
+  const Json* requests =
+      devices == nullptr ? nullptr : At(*devices, "requests");
+  if (requests == nullptr || !requests->is_array()) return "";
+  auto body_error = [](const Json* body) -> std::string {
+    const Json* capacity = body == nullptr ? nullptr : At(*body, "capacity");
+    return capacity == nullptr ? ""
+                               : QuantityMapError(At(*capacity, "requests"));
+  };
+  for (const Json& request : *requests) {
+    if (std::string why = body_error(At(request, "exactly")); !why.empty()) {
+      return why;
+    }
+    const Json* first = At(request, "firstAvailable");
+    if (first == nullptr || !first->is_array()) continue;
+    for (const Json& sub : *first) {
+      if (std::string why = body_error(&sub); !why.empty()) return why;
+    }
+  }
+  return "";
+}
+
+std::string ClaimDecodeError(const Json& claim) {
+  if (std::string why = ClaimSpecDecodeError(At(claim, "spec")); !why.empty()) {
+    return why;
+  }
+  const Json* status = At(claim, "status");
+  const Json* allocation =
+      status == nullptr ? nullptr : At(*status, "allocation");
+  const Json* devices =
+      allocation == nullptr ? nullptr : At(*allocation, "devices");
+  const Json* results = devices == nullptr ? nullptr : At(*devices, "results");
+  if (results == nullptr || !results->is_array()) return "";
+  for (const Json& result : *results) {
+    if (std::string why = QuantityMapError(At(result, "consumedCapacity"));
+        !why.empty()) {
+      return why;
+    }
+  }
+  return "";
 }
 
 }  // namespace
@@ -97,6 +187,7 @@ ResourceKind ResourceSliceKind(const FeatureGates& gates) {
     f["spec.driver"] = SpecString(slice, "driver");
     return f;
   };
+  k.decode_error = SliceDecodeError;
   k.prepare_create = [gates](Json& slice) {
     DropDisabledSliceFields(gates, nullptr, slice);
   };
@@ -119,6 +210,7 @@ ResourceKind ResourceClaimKind(const FeatureGates& gates) {
   k.zero_value["spec"] = {{"devices", Json::object()}};
   k.zero_value["status"] = Json::object();
   k.merge_schema["status/reservedFor"] = ListStrategy{"uid"};
+  k.decode_error = ClaimDecodeError;
   k.prepare_create = [gates](Json& claim) {
     claim["status"] = Json::object();
     DefaultClaimSpec(ChildObject(claim, "spec"));
@@ -150,9 +242,10 @@ ResourceKind ResourceClaimKind(const FeatureGates& gates) {
   };
   k.validate_update = [](const Json& old, std::string_view subresource,
                          const Json& updated) {
-    if (subresource == "status") return ValidateResourceClaimStatus(updated);
-    return Concat(ValidateResourceClaim(updated, &old),
-                  ValidateResourceClaimStatus(updated));
+    if (subresource == "status") {
+      return ValidateResourceClaimStatus(updated, old);
+    }
+    return ValidateResourceClaim(updated, &old);
   };
   return k;
 }
@@ -162,6 +255,10 @@ ResourceKind ResourceClaimTemplateKind(const FeatureGates& gates) {
       Base("resourceclaimtemplates", "ResourceClaimTemplate", true);
   k.zero_value["spec"] = {{"metadata", {{"creationTimestamp", nullptr}}},
                           {"spec", {{"devices", Json::object()}}}};
+  k.decode_error = [](const Json& tmpl) {
+    const Json* spec = At(tmpl, "spec");
+    return ClaimSpecDecodeError(spec == nullptr ? nullptr : At(*spec, "spec"));
+  };
   k.prepare_create = [gates](Json& tmpl) {
     Json* spec = ChildObject(tmpl, "spec");
     if (spec != nullptr) DefaultClaimSpec(ChildObject(*spec, "spec"));

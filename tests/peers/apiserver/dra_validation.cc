@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "tests/peers/apiserver/quantity.h"
+#include "tests/peers/apiserver/request_policy_validation.h"
 #include "tests/peers/apiserver/resource_strategy.h"
 
 namespace gcushare::apiserver {
@@ -25,7 +25,6 @@ constexpr size_t kMaxRequests = 32;
 constexpr size_t kMaxSelectors = 32;
 constexpr size_t kMaxResults = 32;
 constexpr size_t kMaxReservedFor = 256;
-constexpr size_t kMaxValidValues = 10;
 
 using Errors = std::vector<FieldError>;
 
@@ -52,37 +51,6 @@ std::string Index(const std::string& path, size_t i) {
   return path + "[" + std::to_string(i) + "]";
 }
 
-FieldError Error(FieldError::Type type, std::string field, std::string value,
-                 std::string detail) {
-  FieldError e;
-  e.type = type;
-  e.field = std::move(field);
-  e.value = std::move(value);
-  e.detail = std::move(detail);
-  return e;
-}
-
-FieldError Required(std::string field, std::string detail = "") {
-  return Error(FieldError::Type::kRequired, std::move(field), "",
-               std::move(detail));
-}
-
-FieldError Invalid(std::string field, std::string value, std::string detail) {
-  return Error(FieldError::Type::kInvalid, std::move(field), std::move(value),
-               std::move(detail));
-}
-
-FieldError TooLong(std::string field, size_t max) {
-  return Error(FieldError::Type::kTooLong, std::move(field), "",
-               "may not be more than " + std::to_string(max) + " bytes");
-}
-
-FieldError TooMany(std::string field, size_t actual, size_t max) {
-  return Error(FieldError::Type::kTooMany, std::move(field),
-               std::to_string(actual),
-               "must have at most " + std::to_string(max) + " items");
-}
-
 // How a JSON value shows in "Invalid value: ...".
 std::string ShowValue(const Json& v) {
   if (v.is_string()) return GoQuote(v.get<std::string>());
@@ -93,47 +61,50 @@ std::string ShowValue(const Json& v) {
 void ValidateDriverName(const std::string& name, const std::string& path,
                         Errors& errs) {
   if (name.empty()) {
-    errs.push_back(Required(path));
+    errs.push_back(FieldError::Required(path));
     return;
   }
   if (name.size() > kMaxDriverNameLength) {
-    errs.push_back(TooLong(path, kMaxDriverNameLength));
+    errs.push_back(FieldError::TooLong(path, kMaxDriverNameLength));
   }
   std::string lower = name;
   for (char& c : lower) c = static_cast<char>(std::tolower(c));
   if (!IsDnsSubdomain(lower)) {
-    errs.push_back(Invalid(path, GoQuote(name), kDnsSubdomainMessage));
+    errs.push_back(
+        FieldError::Invalid(path, GoQuote(name), kDnsSubdomainMessage));
   }
 }
 
 void ValidateDnsLabel(const std::string& value, const std::string& path,
                       Errors& errs) {
   if (value.size() > 63) {
-    errs.push_back(
-        Invalid(path, GoQuote(value), "must be no more than 63 characters"));
+    errs.push_back(FieldError::Invalid(path, GoQuote(value),
+                                       "must be no more than 63 characters"));
   }
   if (!IsDnsLabel(value.substr(0, 63)) || value.empty()) {
-    errs.push_back(Invalid(path, GoQuote(value), kDnsLabelMessage));
+    errs.push_back(FieldError::Invalid(path, GoQuote(value), kDnsLabelMessage));
   }
 }
 
 void ValidateDnsSubdomain(const std::string& value, const std::string& path,
                           Errors& errs) {
   if (value.size() > 253) {
-    errs.push_back(
-        Invalid(path, GoQuote(value), "must be no more than 253 characters"));
+    errs.push_back(FieldError::Invalid(path, GoQuote(value),
+                                       "must be no more than 253 characters"));
   }
   if (!IsDnsSubdomain(value.substr(0, 253))) {
-    errs.push_back(Invalid(path, GoQuote(value), kDnsSubdomainMessage));
+    errs.push_back(
+        FieldError::Invalid(path, GoQuote(value), kDnsSubdomainMessage));
   }
 }
 
 void ValidateCIdentifier(const std::string& id, const std::string& path,
                          Errors& errs) {
-  if (id.size() > kMaxIdLength) errs.push_back(TooLong(path, kMaxIdLength));
+  if (id.size() > kMaxIdLength)
+    errs.push_back(FieldError::TooLong(path, kMaxIdLength));
   static const std::regex kCIdentifier("[A-Za-z_][A-Za-z0-9_]*");
   if (!std::regex_match(id, kCIdentifier)) {
-    errs.push_back(Invalid(
+    errs.push_back(FieldError::Invalid(
         path, GoQuote(id),
         "a valid C identifier must start with alphabetic character or '_', "
         "followed by a string of alphanumeric characters or '_' (e.g. "
@@ -151,19 +122,21 @@ void ValidateQualifiedName(const std::string& name, const std::string& path,
     return;
   }
   if (name.find('/', slash + 1) != std::string::npos) {
-    errs.push_back(
-        Invalid(path, GoQuote(name), "must not contain more than one slash"));
+    errs.push_back(FieldError::Invalid(path, GoQuote(name),
+                                       "must not contain more than one slash"));
     return;
   }
   const std::string domain = name.substr(0, slash);
   const std::string id = name.substr(slash + 1);
   if (domain.empty()) {
-    errs.push_back(Invalid(path, "\"\"", "the domain must not be empty"));
+    errs.push_back(
+        FieldError::Invalid(path, "\"\"", "the domain must not be empty"));
   } else {
     ValidateDriverName(domain, path, errs);
   }
   if (id.empty()) {
-    errs.push_back(Invalid(path, "\"\"", "the name must not be empty"));
+    errs.push_back(
+        FieldError::Invalid(path, "\"\"", "the name must not be empty"));
   } else {
     ValidateCIdentifier(id, path, errs);
   }
@@ -179,7 +152,8 @@ void ValidateAttribute(const Json& attribute, const std::string& path,
   if (const Json* s = Child(attribute, "string"); s != nullptr) {
     if (s->is_string() &&
         s->get<std::string>().size() > kMaxAttributeValueLength) {
-      errs.push_back(TooLong(path + ".string", kMaxAttributeValueLength));
+      errs.push_back(
+          FieldError::TooLong(path + ".string", kMaxAttributeValueLength));
     }
   }
   if (const Json* v = Child(attribute, "version"); v != nullptr) {
@@ -191,190 +165,22 @@ void ValidateAttribute(const Json& attribute, const std::string& path,
         "(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?");
     const std::string version = StringOf(v);
     if (!std::regex_match(version, kSemver)) {
-      errs.push_back(Invalid(path + ".version", GoQuote(version),
-                             "must be a string compatible with semver.org "
-                             "spec 2.0.0"));
+      errs.push_back(
+          FieldError::Invalid(path + ".version", GoQuote(version),
+                              "must be a string compatible with semver.org "
+                              "spec 2.0.0"));
     }
     if (version.size() > kMaxAttributeValueLength) {
-      errs.push_back(TooLong(path + ".version", kMaxAttributeValueLength));
+      errs.push_back(
+          FieldError::TooLong(path + ".version", kMaxAttributeValueLength));
     }
   }
   if (fields == 0) {
-    errs.push_back(
-        Invalid(path, "\"\"", "exactly one value must be specified"));
+    errs.push_back(FieldError::Invalid(path, "\"\"",
+                                       "exactly one value must be specified"));
   } else if (fields > 1) {
-    errs.push_back(Invalid(path, ShowValue(attribute),
-                           "exactly one value must be specified"));
-  }
-}
-
-// A quantity field of the request policy, as written.
-struct Q {
-  std::string text;
-  std::optional<int64_t> milli;
-};
-
-std::optional<Q> QuantityAt(const Json& obj, const char* key) {
-  const Json* v = Child(obj, key);
-  if (v == nullptr) return std::nullopt;
-  Q q;
-  q.text = v->is_string() ? v->get<std::string>() : v->dump();
-  q.milli = v->is_string()
-                ? ParseMilliQuantity(q.text)
-                : (v->is_number_integer()
-                       ? std::optional<int64_t>(v->get<int64_t>() * 1000)
-                       : std::nullopt);
-  return q;
-}
-
-// A quantity of `milli` milli-units in a canonical form: a binary suffix
-// (Ki..Ei) when `binary` and whole, else plain units or milli-units.
-std::string FormatMilli(int64_t milli, bool binary) {
-  if (milli % 1000 != 0) return std::to_string(milli) + "m";
-  int64_t units = milli / 1000;
-  if (binary && units != 0) {
-    static const char* const kSuffixes[] = {"",   "Ki", "Mi", "Gi",
-                                            "Ti", "Pi", "Ei"};
-    int i = 0;
-    while (i < 6 && units % 1024 == 0) {
-      units /= 1024;
-      ++i;
-    }
-    return std::to_string(units) + kSuffixes[i];
-  }
-  return std::to_string(units);
-}
-
-void ValidateStep(const Q& value, const Q& min, const Q& step,
-                  const std::string& path, Errors& errs) {
-  if (!value.milli || !min.milli || !step.milli || *step.milli <= 0) return;
-  if ((*value.milli - *min.milli) % *step.milli != 0) {
-    errs.push_back(Invalid(path, GoQuote(value.text),
-                           "value is not a multiple of a given step (" +
-                               step.text + ") from (" + min.text + ")"));
-  }
-}
-
-void ValidateRequestPolicy(const Json& capacity, const Json& policy,
-                           const std::string& path, Errors& errs) {
-  std::optional<Q> value = QuantityAt(capacity, "value");
-  if (!value || !value->milli) return;  // Not a quantity: decoding's error.
-  const Json* valid_values = Child(policy, "validValues");
-  const Json* range = Child(policy, "validRange");
-  const bool has_values = valid_values != nullptr && valid_values->is_array() &&
-                          !valid_values->empty();
-  if (has_values && range != nullptr) {
-    FieldError e = Error(FieldError::Type::kForbidden, path, "",
-                         "exactly one policy can be specified, cannot "
-                         "specify \"validValues\" and \"validRange\" at the "
-                         "same time");
-    errs.push_back(e);
-    return;
-  }
-  std::optional<Q> def = QuantityAt(policy, "default");
-  if (has_values) {
-    if (!def) {
-      errs.push_back(
-          Required(path + ".default", "required when validValues is defined"));
-      return;
-    }
-    const std::string vpath = path + ".validValues";
-    std::vector<Q> options;
-    for (const Json& v : *valid_values) {
-      Q q;
-      q.text = v.is_string() ? v.get<std::string>() : v.dump();
-      q.milli = ParseMilliQuantity(q.text);
-      options.push_back(q);
-    }
-    for (size_t i = 0; i + 1 < options.size(); ++i) {
-      if (options[i].milli && options[i + 1].milli &&
-          *options[i].milli > *options[i + 1].milli) {
-        errs.push_back(Invalid(Index(vpath, i + 1),
-                               GoQuote(options[i + 1].text),
-                               "values must be sorted in ascending order"));
-      }
-    }
-    if (options.size() > kMaxValidValues) {
-      errs.push_back(TooMany(vpath, options.size(), kMaxValidValues));
-    }
-    bool found_default = false;
-    std::set<int64_t> seen;
-    for (size_t i = 0; i < options.size(); ++i) {
-      if (!options[i].milli) continue;
-      if (*options[i].milli > *value->milli) {
-        errs.push_back(
-            Invalid(Index(vpath, i), GoQuote(options[i].text),
-                    "option is larger than capacity value: " + value->text));
-      }
-      if (!seen.insert(*options[i].milli).second) {
-        errs.push_back(Error(FieldError::Type::kDuplicate, Index(vpath, i),
-                             GoQuote(options[i].text), ""));
-      }
-      if (def->milli && *options[i].milli == *def->milli) found_default = true;
-    }
-    if (!found_default) {
-      errs.push_back(Invalid(vpath, GoQuote(def->text),
-                             "default value is not valid according to the "
-                             "requestPolicy"));
-    }
-    return;
-  }
-  if (range == nullptr) return;
-  const std::string rpath = path + ".validRange";
-  if (!def) {
-    errs.push_back(
-        Required(path + ".default", "required when validRange is defined"));
-    return;
-  }
-  std::optional<Q> min = QuantityAt(*range, "min");
-  if (!min) {
-    errs.push_back(
-        Required(rpath + ".min", "required when validRange is defined"));
-    return;
-  }
-  if (!min->milli || !def->milli) return;
-  if (*min->milli > *value->milli) {
-    errs.push_back(
-        Invalid(rpath + ".min", GoQuote(min->text),
-                "min is larger than capacity value: " + value->text));
-  }
-  if (*def->milli < *min->milli) {
-    errs.push_back(Invalid(rpath + ".default", GoQuote(def->text),
-                           "default is less than min: " + min->text));
-  }
-  std::optional<Q> max = QuantityAt(*range, "max");
-  if (max && max->milli) {
-    if (*min->milli > *max->milli) {
-      errs.push_back(Invalid(rpath + ".max", GoQuote(min->text),
-                             "min is larger than max: " + max->text));
-    }
-    if (*max->milli > *value->milli) {
-      errs.push_back(
-          Invalid(rpath + ".max", GoQuote(max->text),
-                  "max is larger than capacity value: " + value->text));
-    }
-    if (*def->milli > *max->milli) {
-      errs.push_back(Invalid(rpath + ".default", GoQuote(def->text),
-                             "default is more than max: " + max->text));
-    }
-  }
-  std::optional<Q> step = QuantityAt(*range, "step");
-  if (step && step->milli) {
-    if (*step->milli <= 0) {
-      errs.push_back(Invalid(rpath + ".step", GoQuote(step->text),
-                             "must be greater than zero"));
-      return;
-    }
-    if (*min->milli + *step->milli > *value->milli) {
-      const bool binary = !min->text.empty() && min->text.back() == 'i';
-      errs.push_back(Invalid(
-          rpath + ".step", GoQuote(step->text),
-          "one step " + FormatMilli(*min->milli + *step->milli, binary) +
-              " is larger than capacity value: " + value->text));
-    }
-    ValidateStep(*def, *min, *step, rpath + ".step", errs);
-    if (max && max->milli)
-      ValidateStep(*max, *min, *step, rpath + ".step", errs);
+    errs.push_back(FieldError::Invalid(path, ShowValue(attribute),
+                                       "exactly one value must be specified"));
   }
 }
 
@@ -387,10 +193,11 @@ void ValidateDevice(const Json& device, const std::string& path, Errors& errs) {
                                                         : 0) +
       (capacity != nullptr && capacity->is_object() ? capacity->size() : 0);
   if (count > kMaxAttributesAndCapacities) {
-    errs.push_back(Invalid(path, std::to_string(count),
-                           "the total number of attributes and capacities "
-                           "must not exceed " +
-                               std::to_string(kMaxAttributesAndCapacities)));
+    errs.push_back(
+        FieldError::Invalid(path, std::to_string(count),
+                            "the total number of attributes and capacities "
+                            "must not exceed " +
+                                std::to_string(kMaxAttributesAndCapacities)));
   }
   if (attributes != nullptr && attributes->is_object()) {
     for (const std::string& key : SortedKeys(*attributes)) {
@@ -410,9 +217,9 @@ void ValidateDevice(const Json& device, const std::string& path, Errors& errs) {
       const Json* policy = Child(entry, "requestPolicy");
       if (policy == nullptr) continue;
       if (!multi) {
-        errs.push_back(Error(FieldError::Type::kForbidden,
-                             cpath + ".requestPolicy", "",
-                             "allowMultipleAllocations must be true"));
+        errs.push_back(FieldError::Make(
+            FieldError::Type::kForbidden, cpath + ".requestPolicy", "",
+            "allowMultipleAllocations must be true"));
         continue;
       }
       ValidateRequestPolicy(entry, *policy, cpath + ".requestPolicy", errs);
@@ -431,8 +238,8 @@ void ValidateImmutable(const Json* now, const Json* before,
   const Json& a = now == nullptr ? null_value : *now;
   const Json& b = before == nullptr ? null_value : *before;
   if (a != b) {
-    errs.push_back(Invalid(path, a.is_null() ? "null" : ShowValue(a),
-                           "field is immutable"));
+    errs.push_back(FieldError::Invalid(
+        path, a.is_null() ? "null" : ShowValue(a), "field is immutable"));
   }
 }
 
@@ -444,18 +251,18 @@ void ValidateSliceSpec(const Json& spec, const Json* old_spec, Errors& errs) {
   if (pool == nullptr) pool = &empty;
   const std::string pool_name = StringOf(Child(*pool, "name"));
   if (pool_name.empty()) {
-    errs.push_back(Required("spec.pool.name"));
+    errs.push_back(FieldError::Required("spec.pool.name"));
   } else {
     if (pool_name.size() > kMaxPoolNameLength) {
-      errs.push_back(TooLong("spec.pool.name", kMaxPoolNameLength));
+      errs.push_back(FieldError::TooLong("spec.pool.name", kMaxPoolNameLength));
     }
     size_t start = 0;
     while (true) {
       const size_t slash = pool_name.find('/', start);
       const std::string part = pool_name.substr(start, slash - start);
       if (!IsDnsSubdomain(part)) {
-        errs.push_back(
-            Invalid("spec.pool.name", GoQuote(part), kDnsSubdomainMessage));
+        errs.push_back(FieldError::Invalid("spec.pool.name", GoQuote(part),
+                                           kDnsSubdomainMessage));
       }
       if (slash == std::string::npos) break;
       start = slash + 1;
@@ -466,16 +273,16 @@ void ValidateSliceSpec(const Json& spec, const Json* old_spec, Errors& errs) {
                                   ? count->get<int64_t>()
                                   : 0;
   if (slice_count <= 0) {
-    errs.push_back(Invalid("spec.pool.resourceSliceCount",
-                           std::to_string(slice_count),
-                           "must be greater than zero"));
+    errs.push_back(FieldError::Invalid("spec.pool.resourceSliceCount",
+                                       std::to_string(slice_count),
+                                       "must be greater than zero"));
   }
   const Json* generation = Child(*pool, "generation");
   if (generation != nullptr && generation->is_number_integer() &&
       generation->get<int64_t>() < 0) {
-    errs.push_back(Invalid("spec.pool.generation",
-                           std::to_string(generation->get<int64_t>()),
-                           "must be greater than or equal to zero"));
+    errs.push_back(FieldError::Invalid(
+        "spec.pool.generation", std::to_string(generation->get<int64_t>()),
+        "must be greater than or equal to zero"));
   }
   if (old_spec != nullptr) {
     const Json* old_pool = Child(*old_spec, "pool");
@@ -490,9 +297,10 @@ void ValidateSliceSpec(const Json& spec, const Json* old_spec, Errors& errs) {
   std::vector<std::string> set_fields;
   if (const Json* node = Child(spec, "nodeName"); node != nullptr) {
     if (StringOf(node).empty()) {
-      errs.push_back(Invalid("spec.nodeName", "\"\"",
-                             "must be either unset or set to a non-empty "
-                             "string"));
+      errs.push_back(
+          FieldError::Invalid("spec.nodeName", "\"\"",
+                              "must be either unset or set to a non-empty "
+                              "string"));
     } else {
       set_fields.push_back("`nodeName`");
     }
@@ -506,30 +314,32 @@ void ValidateSliceSpec(const Json& spec, const Json* old_spec, Errors& errs) {
     if (v->is_boolean() && v->get<bool>()) {
       set_fields.push_back(std::string("`") + key + "`");
     } else {
-      errs.push_back(Invalid(std::string("spec.") + key, "false",
-                             "must be either unset or set to true"));
+      errs.push_back(
+          FieldError::Invalid(std::string("spec.") + key, "false",
+                              "must be either unset or set to true"));
     }
   }
   constexpr char kOneOf[] =
       "exactly one of `nodeName`, `nodeSelector`, `allNodes`, "
       "`perDeviceNodeSelection` is required";
   if (set_fields.empty()) {
-    errs.push_back(Required("spec", kOneOf));
+    errs.push_back(FieldError::Required("spec", kOneOf));
   } else if (set_fields.size() > 1) {
     std::string joined;
     for (const std::string& f : set_fields) {
       if (!joined.empty()) joined += ", ";
       joined += f;
     }
-    errs.push_back(
-        Invalid("spec", GoQuote("{" + joined + "}"),
-                std::string(kOneOf) + ", but multiple fields are set"));
+    errs.push_back(FieldError::Invalid(
+        "spec", GoQuote("{" + joined + "}"),
+        std::string(kOneOf) + ", but multiple fields are set"));
   }
   const Json* devices = Child(spec, "devices");
   if (Child(spec, "sharedCounters") != nullptr && devices != nullptr) {
-    errs.push_back(Invalid("spec", "\"\"",
-                           "only one of `sharedCounters` or `devices` is "
-                           "allowed"));
+    errs.push_back(
+        FieldError::Invalid("spec", "\"\"",
+                            "only one of `sharedCounters` or `devices` is "
+                            "allowed"));
   }
   if (devices == nullptr || !devices->is_array()) return;
   size_t max_devices = kMaxDevices;
@@ -539,7 +349,8 @@ void ValidateSliceSpec(const Json& spec, const Json* old_spec, Errors& errs) {
     }
   }
   if (devices->size() > max_devices) {
-    errs.push_back(TooMany("spec.devices", devices->size(), max_devices));
+    errs.push_back(
+        FieldError::TooMany("spec.devices", devices->size(), max_devices));
     return;  // Like validateSet: the items are not checked then.
   }
   std::set<std::string> names;
@@ -549,8 +360,8 @@ void ValidateSliceSpec(const Json& spec, const Json* old_spec, Errors& errs) {
     ValidateDevice(device, path, errs);
     const std::string name = StringOf(Child(device, "name"));
     if (!names.insert(name).second) {
-      errs.push_back(
-          Error(FieldError::Type::kDuplicate, path, GoQuote(name), ""));
+      errs.push_back(FieldError::Make(FieldError::Type::kDuplicate, path,
+                                      GoQuote(name), ""));
     }
   }
 }
@@ -564,17 +375,19 @@ void ValidateAllocationMode(const Json& request, const std::string& path,
                         : 0;
   if (mode == "All") {
     if (n != 0) {
-      errs.push_back(Invalid(path + ".count", std::to_string(n),
-                             "must not be specified when allocationMode is "
-                             "'All'"));
+      errs.push_back(
+          FieldError::Invalid(path + ".count", std::to_string(n),
+                              "must not be specified when allocationMode is "
+                              "'All'"));
     }
   } else if (mode == "ExactCount") {
     if (n <= 0) {
-      errs.push_back(Invalid(path + ".count", std::to_string(n),
-                             "must be greater than zero"));
+      errs.push_back(FieldError::Invalid(path + ".count", std::to_string(n),
+                                         "must be greater than zero"));
     }
   } else {
-    FieldError e = Error(FieldError::Type::kNotSupported,
+    FieldError e =
+        FieldError::Make(FieldError::Type::kNotSupported,
                          path + ".allocationMode", GoQuote(mode), "");
     e.supported = {"\"All\"", "\"ExactCount\""};
     errs.push_back(e);
@@ -586,7 +399,7 @@ void ValidateSelectors(const Json& request, const std::string& path,
   const Json* selectors = Child(request, "selectors");
   if (selectors != nullptr && selectors->is_array() &&
       selectors->size() > kMaxSelectors) {
-    errs.push_back(TooMany(path, selectors->size(), kMaxSelectors));
+    errs.push_back(FieldError::TooMany(path, selectors->size(), kMaxSelectors));
   }
 }
 
@@ -594,7 +407,7 @@ void ValidateDeviceClassName(const Json& request, const std::string& path,
                              Errors& errs) {
   const std::string name = StringOf(Child(request, "deviceClassName"));
   if (name.empty()) {
-    errs.push_back(Required(path));
+    errs.push_back(FieldError::Required(path));
   } else {
     ValidateDnsSubdomain(name, path, errs);
   }
@@ -608,7 +421,7 @@ void ValidateClaimSpec(const Json& spec, const std::string& path,
   if (requests == nullptr || !requests->is_array()) return;
   const std::string rpath = path + ".devices.requests";
   if (requests->size() > kMaxRequests) {
-    errs.push_back(TooMany(rpath, requests->size(), kMaxRequests));
+    errs.push_back(FieldError::TooMany(rpath, requests->size(), kMaxRequests));
     return;
   }
   std::set<std::string> names;
@@ -622,12 +435,13 @@ void ValidateClaimSpec(const Json& spec, const std::string& path,
     const bool has_first =
         first != nullptr && first->is_array() && !first->empty();
     if (exactly == nullptr && !has_first) {
-      errs.push_back(Required(
+      errs.push_back(FieldError::Required(
           p, "exactly one of `exactly` or `firstAvailable` is required"));
     } else if (exactly != nullptr && has_first) {
-      errs.push_back(Invalid(p, "null",
-                             "exactly one of `exactly` or `firstAvailable` "
-                             "is required, but multiple fields are set"));
+      errs.push_back(
+          FieldError::Invalid(p, "null",
+                              "exactly one of `exactly` or `firstAvailable` "
+                              "is required, but multiple fields are set"));
     } else if (exactly != nullptr) {
       const std::string e = p + ".exactly";
       ValidateDeviceClassName(*exactly, e + ".deviceClassName", errs);
@@ -644,13 +458,14 @@ void ValidateClaimSpec(const Json& spec, const std::string& path,
         ValidateSelectors(sub, s + ".selectors", errs);
         ValidateAllocationMode(sub, s, errs);
         if (!sub_names.insert(sub_name).second) {
-          errs.push_back(
-              Error(FieldError::Type::kDuplicate, s, GoQuote(sub_name), ""));
+          errs.push_back(FieldError::Make(FieldError::Type::kDuplicate, s,
+                                          GoQuote(sub_name), ""));
         }
       }
     }
     if (!names.insert(name).second) {
-      errs.push_back(Error(FieldError::Type::kDuplicate, p, GoQuote(name), ""));
+      errs.push_back(
+          FieldError::Make(FieldError::Type::kDuplicate, p, GoQuote(name), ""));
     }
   }
 }
@@ -681,25 +496,96 @@ std::vector<FieldError> ValidateResourceClaim(const Json& claim,
   return errs;
 }
 
-std::vector<FieldError> ValidateResourceClaimStatus(const Json& claim) {
+std::vector<FieldError> ValidateResourceClaimStatus(const Json& claim,
+                                                    const Json& old) {
   Errors errs;
+  const Json empty = Json::object();
   const Json* status = Child(claim, "status");
-  if (status == nullptr) return errs;
+  if (status == nullptr) status = &empty;
+  const Json* old_status = Child(old, "status");
+  if (old_status == nullptr) old_status = &empty;
   const Json* allocation = Child(*status, "allocation");
   const Json* devices =
       allocation == nullptr ? nullptr : Child(*allocation, "devices");
   const Json* results =
       devices == nullptr ? nullptr : Child(*devices, "results");
-  if (results != nullptr && results->is_array() &&
-      results->size() > kMaxResults) {
-    errs.push_back(TooMany("status.allocation.devices.results", results->size(),
-                           kMaxResults));
+  const Json* old_allocation = Child(*old_status, "allocation");
+  const bool new_allocation =
+      allocation != nullptr &&
+      (old_allocation == nullptr || *old_allocation != *allocation);
+  if (results != nullptr && results->is_array() && new_allocation) {
+    const std::string rpath = "status.allocation.devices.results";
+    if (results->size() > kMaxResults) {
+      errs.push_back(FieldError::TooMany(rpath, results->size(), kMaxResults));
+    } else {
+      // The request names of the claim ("req" or "req/sub").
+      std::set<std::string> requests;
+      const Json* spec = Child(claim, "spec");
+      const Json* spec_devices =
+          spec == nullptr ? nullptr : Child(*spec, "devices");
+      const Json* spec_requests =
+          spec_devices == nullptr ? nullptr : Child(*spec_devices, "requests");
+      if (spec_requests != nullptr && spec_requests->is_array()) {
+        for (const Json& r : *spec_requests) {
+          const std::string name = StringOf(Child(r, "name"));
+          const Json* first = Child(r, "firstAvailable");
+          if (first == nullptr || !first->is_array() || first->empty()) {
+            requests.insert(name);
+            continue;
+          }
+          for (const Json& sub : *first) {
+            requests.insert(name + "/" + StringOf(Child(sub, "name")));
+          }
+        }
+      }
+      for (size_t i = 0; i < results->size(); ++i) {
+        const Json& result = (*results)[i];
+        const std::string p = Index(rpath, i);
+        const std::string request = StringOf(Child(result, "request"));
+        if (requests.count(request) == 0) {
+          errs.push_back(
+              FieldError::Invalid(p + ".request", GoQuote(request),
+                                  "must be the name of a request in the "
+                                  "claim"));
+        }
+        ValidateDriverName(StringOf(Child(result, "driver")), p + ".driver",
+                           errs);
+        const std::string pool = StringOf(Child(result, "pool"));
+        if (pool.empty()) {
+          errs.push_back(FieldError::Required(p + ".pool"));
+        }
+        ValidateDnsLabel(StringOf(Child(result, "device")), p + ".device",
+                         errs);
+      }
+    }
   }
   const Json* reserved = Child(*status, "reservedFor");
-  if (reserved != nullptr && reserved->is_array() &&
-      reserved->size() > kMaxReservedFor) {
-    errs.push_back(
-        TooMany("status.reservedFor", reserved->size(), kMaxReservedFor));
+  if (reserved != nullptr && reserved->is_array()) {
+    if (reserved->size() > kMaxReservedFor) {
+      errs.push_back(FieldError::TooMany("status.reservedFor", reserved->size(),
+                                         kMaxReservedFor));
+    } else {
+      std::set<std::string> uids;
+      for (size_t i = 0; i < reserved->size(); ++i) {
+        const std::string uid = StringOf(Child((*reserved)[i], "uid"));
+        if (!uids.insert(uid).second) {
+          errs.push_back(FieldError::Make(FieldError::Type::kDuplicate,
+                                          Index("status.reservedFor", i),
+                                          GoQuote(uid), ""));
+        }
+      }
+    }
+    if (!reserved->empty() && allocation == nullptr) {
+      errs.push_back(FieldError::Make(
+          FieldError::Type::kForbidden, "status.reservedFor", "",
+          "may not be specified when `allocated` is "
+          "not set"));
+    }
+  }
+  if (old_allocation != nullptr && allocation != nullptr &&
+      *old_allocation != *allocation) {
+    errs.push_back(FieldError::Invalid(
+        "status.allocation", ShowValue(*allocation), "field is immutable"));
   }
   return errs;
 }
@@ -736,8 +622,9 @@ std::vector<FieldError> ValidateDeviceClass(const Json& device_class) {
          domain.compare(domain.size() - 14, 14, ".kubernetes.io") == 0);
     if (native || value.rfind("requests.", 0) == 0 || !IsDnsSubdomain(domain) ||
         slash + 1 >= value.size()) {
-      errs.push_back(Invalid("spec.extendedResourceName", GoQuote(value),
-                             "must be a valid extended resource name"));
+      errs.push_back(
+          FieldError::Invalid("spec.extendedResourceName", GoQuote(value),
+                              "must be a valid extended resource name"));
     }
   }
   return errs;

@@ -10,7 +10,8 @@
 //     device; attribute names C identifiers (<= 32) with an optional domain;
 //     attribute values exactly one of int/bool/string/version, strings at
 //     most 64 bytes, versions semver; capacity.requestPolicy only with
-//     allowMultipleAllocations, and its rules (validValues at most 10,
+//     allowMultipleAllocations, and its rules (request_policy_validation.h:
+//     validValues at most 10,
 //     ascending, <= value, containing default; validRange min required and
 //     <= value, default within [min, max], max <= value, step > 0,
 //     min + step <= value, default and max multiples of step from min).
@@ -19,8 +20,11 @@
 //     DNS labels and unique; exactly one of exactly / firstAvailable;
 //     exactly.deviceClassName required (a DNS subdomain); allocationMode
 //     ExactCount (count > 0) or All (no count); at most 32 selectors.
-//     On update the spec is immutable. Status: at most 32 allocation results
-//     and 256 reservedFor entries.
+//     On update the spec is immutable. Status: a new allocation has at most
+//     32 results, each naming a request of the claim, a driver, a pool and a
+//     device; an allocation, once set, is immutable (it may be cleared);
+//     reservedFor has at most 256 entries with unique uids and needs an
+//     allocation.
 //   DeviceClass: at most 32 selectors; extendedResourceName a valid
 //     extended resource name (domain-qualified, not kubernetes.io).
 //
@@ -45,7 +49,9 @@ std::vector<FieldError> ValidateResourceSlice(const Json& slice,
 // `old` is the stored claim on update (the spec must not change).
 std::vector<FieldError> ValidateResourceClaim(const Json& claim,
                                               const Json* old);
-std::vector<FieldError> ValidateResourceClaimStatus(const Json& claim);
+// The status of `claim` against the stored `old` claim.
+std::vector<FieldError> ValidateResourceClaimStatus(const Json& claim,
+                                                    const Json& old);
 std::vector<FieldError> ValidateResourceClaimTemplate(const Json& tmpl,
                                                       const Json* old);
 std::vector<FieldError> ValidateDeviceClass(const Json& device_class);

@@ -12,6 +12,53 @@ constexpr Wide kLimit = static_cast<Wide>(INT64_MAX);
 
 }  // namespace
 
+std::string QuantitySyntaxError(std::string_view text) {
+  static constexpr char kFormat[] =
+      "quantities must match the regular expression "
+      "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+  size_t i = 0;
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+  const size_t number_start = i;
+  while (
+      i < text.size() &&
+      (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) {
+    ++i;
+  }
+  if (i == number_start) return kFormat;
+  std::string_view number = text.substr(number_start, i - number_start);
+  if (number.find('.') != number.rfind('.') || number == ".") return kFormat;
+  std::string_view suffix = text.substr(i);
+  // The suffix part of the regular expression: [eEinumkKMGTP]*[-+]?[0-9]*.
+  size_t j = 0;
+  while (j < suffix.size() &&
+         std::string_view("eEinumkKMGTP").find(suffix[j]) !=
+             std::string_view::npos) {
+    ++j;
+  }
+  if (j < suffix.size() && (suffix[j] == '+' || suffix[j] == '-')) ++j;
+  while (j < suffix.size() &&
+         std::isdigit(static_cast<unsigned char>(suffix[j]))) {
+    ++j;
+  }
+  if (j != suffix.size()) return kFormat;
+  static constexpr std::string_view kSuffixes[] = {
+      "",  "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "n",
+      "u", "m",  "k",  "M",  "G",  "T",  "P",  "E"};
+  for (std::string_view known : kSuffixes) {
+    if (suffix == known) return "";
+  }
+  if (suffix.size() >= 2 && (suffix[0] == 'e' || suffix[0] == 'E')) {
+    std::string_view exp = suffix.substr(1);
+    if (exp[0] == '+' || exp[0] == '-') exp.remove_prefix(1);
+    bool digits = !exp.empty();
+    for (char c : exp) {
+      digits = digits && std::isdigit(static_cast<unsigned char>(c));
+    }
+    if (digits) return "";
+  }
+  return "unable to parse quantity's suffix";
+}
+
 std::optional<int64_t> ParseMilliQuantity(std::string_view text) {
   size_t i = 0;
   bool negative = false;

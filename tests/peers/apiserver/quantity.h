@@ -16,6 +16,11 @@ namespace gcushare::apiserver {
 
 std::optional<int64_t> ParseMilliQuantity(std::string_view text);
 
+// Why the real decoder rejects `text` as a quantity (resource.ParseQuantity's
+// error: "quantities must match the regular expression ..." or "unable to
+// parse quantity's suffix"), or "" when it is one (any size).
+std::string QuantitySyntaxError(std::string_view text);
+
 }  // namespace gcushare::apiserver
 
 #endif  // GCUSHARE_TESTS_PEERS_APISERVER_QUANTITY_H_

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace gcushare::apiserver {
 namespace {
@@ -32,6 +33,21 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{".5", 500}, Case{"", std::nullopt},
                       Case{"Gi", std::nullopt}, Case{"1GiB", std::nullopt},
                       Case{"1..2", std::nullopt}, Case{"100Ei", std::nullopt}));
+
+TEST(QuantitySyntaxTest, MatchesTheDecoder) {
+  for (const char* ok : {"16Gi", "1", "0.5", "107374182400m", "1e3", "2E-2",
+                         "+3k", "100Ei", "5n"}) {
+    EXPECT_EQ(QuantitySyntaxError(ok), "") << ok;
+  }
+  const std::string format =
+      "quantities must match the regular expression "
+      "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+  for (const char* bad : {"", "Gi", "16 Gi", "16GB", "1..2", "abc", "."}) {
+    EXPECT_EQ(QuantitySyntaxError(bad), format) << bad;
+  }
+  EXPECT_EQ(QuantitySyntaxError("16Gii"), "unable to parse quantity's suffix");
+  EXPECT_EQ(QuantitySyntaxError("1mi"), "unable to parse quantity's suffix");
+}
 
 }  // namespace
 }  // namespace gcushare::apiserver

@@ -66,6 +66,12 @@ struct ResourceKind {
       const Json& old, std::string_view subresource, const Json& updated)>
       validate_update;
 
+  // Why a decoded body of this kind cannot be read as the Go type (a value
+  // of the wrong form, such as a malformed quantity), or "" (null: never).
+  // Create and update answer 400 `<Kind> in version "v1" cannot be handled
+  // as a <Kind>: <why>`.
+  std::function<std::string(const Json& object)> decode_error;
+
   // "v1" or "<group>/<version>": the objects' apiVersion.
   std::string api_version() const;
   // "pods", or "<resource>.<group>" as errors name it
