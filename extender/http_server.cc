@@ -115,6 +115,11 @@ HttpResponse ExtenderHttpServer::Route(const HttpRequest& req) {
       if (verb == "plain/prioritize") {
         return service_->PrioritizePlain(req.body);
       }
+      if (options_.bind) {
+        auto by = req.headers.find("x-gcushare-forwarded-by");
+        return options_.bind(req.body,
+                             by == req.headers.end() ? "" : by->second);
+      }
       return service_->Bind(req.body);
     });
   }
@@ -130,6 +135,11 @@ HttpResponse ExtenderHttpServer::Route(const HttpRequest& req) {
   if (path == "/inspect") {
     return Timed("inspect", [this] {
       return HttpReply{200, service_->InspectAll().dump(2) + "\n"};
+    });
+  }
+  if (inspect_node && path == "/inspect/leader" && options_.role) {
+    return Timed("inspect", [this] {
+      return HttpReply{200, options_.role().dump(2) + "\n"};
     });
   }
   if (inspect_node) {
