@@ -13,6 +13,11 @@ kube::ApiPermissions ExtenderApiPermissions() {
       {"/nodes", {"list", "watch"}},
       // create: GCUAssigned at bind, GCUAssignmentUnreadable (EventQueue).
       {"/events", {"create"}},
+      // get, update: leader election's reads and conditional writes of its
+      // one Lease (the chart's Role names it); create: the first replica
+      // creates it (RBAC cannot limit create to a name). Only with
+      // --leader-elect (docs/ha.md).
+      {"coordination.k8s.io/leases", {"create", "get", "update"}},
   };
 }
 

@@ -157,6 +157,9 @@ HttpResponse ExtenderHttpServer::Route(const HttpRequest& req) {
   }
   if (path == "/version") return Text(200, std::string(Version()));
   if (path == "/healthz") {
+    if (options_.draining && options_.draining()) {
+      return Text(503, "shutting down\n");
+    }
     return options_.ready() ? Text(200, "ok\n")
                             : Text(503, "cache not synced yet\n");
   }

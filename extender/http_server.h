@@ -62,6 +62,10 @@ struct HttpServerOptions {
   // Whether the cache has synced (/healthz; until then filter,
   // prioritize and bind answer 503 and change nothing).
   std::function<bool()> ready = [] { return true; };
+  // Optional: true once the process is stopping; /healthz then answers 503
+  // (the readiness probe takes the replica out of the Service) while every
+  // verb goes on answering (docs/ha.md "Stopping").
+  std::function<bool()> draining;
   // Optional (several replicas, docs/ha.md): answers /bind instead of the
   // service, given the body and the X-GCUShare-Forwarded-By header ("" when
   // absent); and the JSON served at GET /inspect/leader (404 when unset).

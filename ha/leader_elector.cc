@@ -75,6 +75,7 @@ bool LeaderElector::DropLocked() {
 }
 
 bool LeaderElector::Step() {
+  std::lock_guard<std::mutex> step(step_mu_);
   const Steady started = clock_->SteadyNow();
   auto got = client_->Get(LeaseResource(), options_.lease_namespace,
                           options_.lease_name);
@@ -202,6 +203,7 @@ void LeaderElector::Run(base::Cancellation* cancel) {
 }
 
 Status LeaderElector::Resign() {
+  std::lock_guard<std::mutex> step(step_mu_);
   bool was_held = false;
   std::optional<LeaseRecord> last;
   {

@@ -21,10 +21,11 @@
 // The leader also writes its URL (LeaseRecord::leader_url) so that the
 // others can forward work to it (Leader()).
 //
-// Thread-safety: Step()/Run()/Resign() from one thread (the election
-// loop), the queries from any thread. Time only through the injected
-// Clock, so tests move time by hand. Ownership: client, clock borrowed.
-// Failure: API errors only make a step fail (logged); the loop goes on.
+// Thread-safety: every method from any thread; Step() and Resign() are
+// serialized (a Resign() waits for the step under way). Time only through the
+// injected Clock, so tests move time by hand. Ownership: client, clock
+// borrowed. Failure: API errors only make a step fail (logged); the loop goes
+// on.
 #ifndef GCUSHARE_HA_LEADER_ELECTOR_H_
 #define GCUSHARE_HA_LEADER_ELECTOR_H_
 
@@ -121,6 +122,7 @@ class LeaderElector {
   std::function<void(uint64_t)> started_;
   std::function<void()> stopped_;
 
+  std::mutex step_mu_;  // Held through Step() and Resign().
   std::mutex mu_;
   bool resigned_ = false;
   bool held_ = false;
