@@ -10,28 +10,14 @@
 #include <utility>
 
 #include "tests/peers/apiserver/list_options.h"
+#include "tests/peers/apiserver/named_group_kinds.h"
 #include "tests/peers/apiserver/request_path.h"
 #include "tests/peers/apiserver/response_writer.h"
 
 namespace gcushare::apiserver {
-namespace {
 
-// kube-apiserver v1.31.0's /version, indented as its WriteRawJSON does.
-constexpr char kVersionJson[] = R"({
-  "major": "1",
-  "minor": "31",
-  "gitVersion": "v1.31.0",
-  "gitCommit": "9edcffcde5595e8a5b1a35f88c421764e575afce",
-  "gitTreeState": "clean",
-  "buildDate": "2024-08-13T07:28:49Z",
-  "goVersion": "go1.22.5",
-  "compiler": "gc",
-  "platform": "linux/amd64"
-})";
-
-}  // namespace
-
-ApiServer::ApiServer(const ServerOptions& options) : options_(options) {}
+ApiServer::ApiServer(const ServerOptions& options)
+    : options_(options), catalog_(NamedGroupKinds(options.feature_gates)) {}
 
 StatusOr<std::unique_ptr<ApiServer>> ApiServer::Create(
     const ServerOptions& options) {
@@ -39,7 +25,10 @@ StatusOr<std::unique_ptr<ApiServer>> ApiServer::Create(
     return InvalidArgumentError(
         "give either a token or a token file, not both");
   }
+  auto version_json = VersionJson(options.kube_version);
+  if (!version_json.ok()) return version_json.status();
   std::unique_ptr<ApiServer> server(new ApiServer(options));
+  server->version_json_ = std::move(*version_json);
   Journal::State state;
   if (!options.state_file.empty()) {
     GCUSHARE_ASSIGN_OR_RETURN(server->journal_,
@@ -195,7 +184,7 @@ void ApiServer::DispatchApi(const std::string& method,
                             httplib::Response& res) {
   if (method == "GET") {
     if (req.path == "/version") {
-      WriteJsonText(res, 200, kVersionJson);
+      WriteJsonText(res, 200, version_json_);
       return;
     }
     if (req.path == "/healthz" || req.path == "/readyz" ||

@@ -2,7 +2,9 @@
 // object store (optionally journaled to a state file), and the handlers.
 //
 // Serves /api/v1 pods (with status and binding), nodes (with status) and
-// events, plus GET /version (kube-apiserver v1.31.0's JSON), /healthz,
+// events, the named groups' kinds under /apis/<group>/<version>
+// (coordination.k8s.io/v1 leases; see named_group_kinds.h), plus GET
+// /version (kube-apiserver v1.31.0's JSON by default), /healthz,
 // /livez and /readyz ("ok"). Any other path is a 404 Status. With a token,
 // every request lacking "Authorization: Bearer <token>" is a 401 Status; with
 // a token file, the accepted token is the file's content (surrounding white
@@ -18,9 +20,9 @@
 //
 // Ownership: owns the store, journal, handlers and the listener thread.
 // Thread-safety: Start/Stop from one thread; handlers are thread-safe.
-// Failure: Create fails when the state file cannot be read or written or
-// when both token and token_file are given, Start when the address cannot be
-// bound.
+// Failure: Create fails when the state file cannot be read or written,
+// when both token and token_file are given or when kube_version is not a
+// version; Start when the address cannot be bound.
 #ifndef GCUSHARE_TESTS_PEERS_APISERVER_API_SERVER_H_
 #define GCUSHARE_TESTS_PEERS_APISERVER_API_SERVER_H_
 
@@ -35,12 +37,14 @@
 #include "status/status.h"
 #include "tests/peers/apiserver/binding_handler.h"
 #include "tests/peers/apiserver/crud_handler.h"
+#include "tests/peers/apiserver/feature_gates.h"
 #include "tests/peers/apiserver/id_generator.h"
 #include "tests/peers/apiserver/journal.h"
 #include "tests/peers/apiserver/list_handler.h"
 #include "tests/peers/apiserver/object_store.h"
 #include "tests/peers/apiserver/patch_handler.h"
 #include "tests/peers/apiserver/resource_kind.h"
+#include "tests/peers/apiserver/version_info.h"
 #include "tests/peers/apiserver/watch_handler.h"
 
 namespace gcushare::apiserver {
@@ -79,6 +83,10 @@ struct ServerOptions {
   // handled as usual. Called concurrently from the worker threads.
   std::function<int(const std::string& method, const std::string& path)>
       fail_before_handle;
+  // Feature gates (--feature-gates); defaults as kube-apiserver 1.36's.
+  FeatureGates feature_gates;
+  // The release GET /version reports (--kube-version).
+  std::string kube_version = kDefaultKubeVersion;
 };
 
 class ApiServer {
@@ -115,6 +123,7 @@ class ApiServer {
                    httplib::Response& res);
 
   ServerOptions options_;
+  std::string version_json_;
   ResourceCatalog catalog_;
   IdGenerator ids_;
   std::unique_ptr<Journal> journal_;

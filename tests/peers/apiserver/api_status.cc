@@ -147,10 +147,26 @@ Json ApiStatus::ToJson() const {
   return out;
 }
 
-ApiStatus NotFoundStatus(std::string_view resource, std::string_view name) {
+namespace {
+
+// Details naming a qualified resource: "leases.coordination.k8s.io" is kind
+// "leases", group "coordination.k8s.io" (resource names have no dots).
+StatusDetails ResourceDetails(std::string_view resource,
+                              std::string_view name) {
   StatusDetails d;
   d.name = std::string(name);
-  d.kind = std::string(resource);
+  const size_t dot = resource.find('.');
+  d.kind = std::string(resource.substr(0, dot));
+  if (dot != std::string_view::npos) {
+    d.group = std::string(resource.substr(dot + 1));
+  }
+  return d;
+}
+
+}  // namespace
+
+ApiStatus NotFoundStatus(std::string_view resource, std::string_view name) {
+  StatusDetails d = ResourceDetails(resource, name);
   return ApiStatus::Failure(
       404, "NotFound",
       std::string(resource) + " " + GoQuote(name) + " not found", d);
@@ -158,9 +174,7 @@ ApiStatus NotFoundStatus(std::string_view resource, std::string_view name) {
 
 ApiStatus AlreadyExistsStatus(std::string_view resource,
                               std::string_view name) {
-  StatusDetails d;
-  d.name = std::string(name);
-  d.kind = std::string(resource);
+  StatusDetails d = ResourceDetails(resource, name);
   return ApiStatus::Failure(
       409, "AlreadyExists",
       std::string(resource) + " " + GoQuote(name) + " already exists", d);
@@ -168,9 +182,7 @@ ApiStatus AlreadyExistsStatus(std::string_view resource,
 
 ApiStatus ConflictStatus(std::string_view resource, std::string_view name,
                          std::string_view cause) {
-  StatusDetails d;
-  d.name = std::string(name);
-  d.kind = std::string(resource);
+  StatusDetails d = ResourceDetails(resource, name);
   return ApiStatus::Failure(409, "Conflict",
                             "Operation cannot be fulfilled on " +
                                 std::string(resource) + " " + GoQuote(name) +

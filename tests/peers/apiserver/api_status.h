@@ -91,6 +91,10 @@ class ApiStatus {
   std::string continue_;
 };
 
+// The resource arguments below may be qualified by a group
+// ("leases.coordination.k8s.io"): the message names it so and details carry
+// kind "leases" and group "coordination.k8s.io", as NewNotFound etc. do with
+// a GroupResource.
 // 404 `pods "p1" not found`, details {name, kind: resource}.
 ApiStatus NotFoundStatus(std::string_view resource, std::string_view name);
 // 409 AlreadyExists `pods "p1" already exists`.

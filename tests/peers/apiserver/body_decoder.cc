@@ -55,7 +55,14 @@ ApiStatus CannotHandle(std::string_view kind, const std::string& why) {
 
 ApiResult<Json> DecodeObjectBody(std::string_view body,
                                  std::string_view content_type,
-                                 std::string_view expected_kind) {
+                                 std::string_view expected_kind,
+                                 std::string_view expected_api_version) {
+  const size_t slash = expected_api_version.find('/');
+  const std::string group(slash == std::string_view::npos
+                              ? std::string_view()
+                              : expected_api_version.substr(0, slash));
+  const std::string internal_package =
+      group.empty() ? "core" : group.substr(0, group.find('.'));
   bool yaml = content_type.rfind("application/yaml", 0) == 0;
   auto parsed = yaml ? YamlToJson(body) : ParseJson(body);
   if (!parsed.ok()) {
@@ -73,15 +80,17 @@ ApiResult<Json> DecodeObjectBody(std::string_view body,
   }
   std::string api_version = object.value("apiVersion", "");
   std::string kind = object.value("kind", "");
-  if (!api_version.empty() && api_version != "v1") {
+  if (!api_version.empty() && api_version != expected_api_version) {
     return BadRequestStatus("the API version in the data (" + api_version +
-                            ") does not match the expected API version (v1)");
+                            ") does not match the expected API version (" +
+                            std::string(expected_api_version) + ")");
   }
   if (!kind.empty() && kind != expected_kind) {
     return BadRequestStatus(
         kind + " in version \"v1\" cannot be handled as a " +
-        std::string(expected_kind) + ": converting (v1." + kind +
-        ") to (core." + std::string(expected_kind) + "): unknown conversion");
+        std::string(expected_kind) + ": converting (v1." + kind + ") to (" +
+        internal_package + "." + std::string(expected_kind) +
+        "): unknown conversion");
   }
   auto meta = object.find("metadata");
   if (meta != object.end() && !meta->is_null()) {
@@ -120,7 +129,7 @@ ApiResult<Json> DecodeObjectBody(std::string_view body,
     object["metadata"] = Json::object();
   }
   object["kind"] = std::string(expected_kind);
-  object["apiVersion"] = "v1";
+  object["apiVersion"] = std::string(expected_api_version);
   CanonicalizeObject(object);
   return object;
 }

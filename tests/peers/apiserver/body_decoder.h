@@ -24,9 +24,13 @@
 
 namespace gcushare::apiserver {
 
+// `api_version` is the kind's ("v1" for core, "resource.k8s.io/v1"...);
+// conversion errors name its internal package ("core", "resource",
+// "coordination": the group's first label).
 ApiResult<Json> DecodeObjectBody(std::string_view body,
                                  std::string_view content_type,
-                                 std::string_view expected_kind);
+                                 std::string_view expected_kind,
+                                 std::string_view api_version = "v1");
 
 }  // namespace gcushare::apiserver
 

@@ -16,7 +16,7 @@ void CrudHandler::Get(const ApiPath& path, httplib::Response& res) {
   const ResourceKind& kind = *path.kind;
   auto found = ctx_.store->Get(kind.resource, StoreKey(path.ns, path.name));
   if (!found.ok()) {
-    WriteStatus(res, NotFoundStatus(kind.resource, path.name));
+    WriteStatus(res, NotFoundStatus(kind.qualified_resource(), path.name));
     return;
   }
   WriteJsonText(res, 200, (*found)->json + "\n");
@@ -25,8 +25,9 @@ void CrudHandler::Get(const ApiPath& path, httplib::Response& res) {
 void CrudHandler::Create(const ApiPath& path, const httplib::Request& req,
                          httplib::Response& res) {
   const ResourceKind& kind = *path.kind;
-  ApiResult<Json> decoded = DecodeObjectBody(
-      req.body, req.get_header_value("Content-Type"), kind.kind);
+  ApiResult<Json> decoded =
+      DecodeObjectBody(req.body, req.get_header_value("Content-Type"),
+                       kind.kind, kind.api_version());
   if (!decoded.ok()) {
     WriteStatus(res, decoded.error());
     return;
@@ -39,9 +40,9 @@ void CrudHandler::Create(const ApiPath& path, const httplib::Request& req,
   const std::string client_rv = MetaString(object, "resourceVersion");
   PrepareForCreate(kind, *ctx_.ids, object);
   std::string name = MetaString(object, "name");
-  std::vector<FieldError> errors = ValidateObjectName(object);
+  std::vector<FieldError> errors = ValidateForCreate(kind, object);
   if (!errors.empty()) {
-    WriteStatus(res, InvalidStatus("", kind.kind, name, errors));
+    WriteStatus(res, InvalidStatus(kind.group, kind.kind, name, errors));
     return;
   }
   if (!client_rv.empty() && client_rv != "0") {
@@ -54,7 +55,7 @@ void CrudHandler::Create(const ApiPath& path, const httplib::Request& req,
                                     std::move(object));
   if (!created.ok()) {
     if (created.status().code() == StatusCode::kAlreadyExists) {
-      WriteStatus(res, AlreadyExistsStatus(kind.resource, name));
+      WriteStatus(res, AlreadyExistsStatus(kind.qualified_resource(), name));
     } else {
       WriteStatus(res, ApiStatus::Failure(500, "InternalError",
                                           "Internal error occurred: " +
@@ -68,8 +69,9 @@ void CrudHandler::Create(const ApiPath& path, const httplib::Request& req,
 void CrudHandler::Update(const ApiPath& path, const httplib::Request& req,
                          httplib::Response& res) {
   const ResourceKind& kind = *path.kind;
-  ApiResult<Json> decoded = DecodeObjectBody(
-      req.body, req.get_header_value("Content-Type"), kind.kind);
+  ApiResult<Json> decoded =
+      DecodeObjectBody(req.body, req.get_header_value("Content-Type"),
+                       kind.kind, kind.api_version());
   if (!decoded.ok()) {
     WriteStatus(res, decoded.error());
     return;
@@ -89,14 +91,14 @@ void CrudHandler::Update(const ApiPath& path, const httplib::Request& req,
       [&](const StoredObject& current) -> ApiResult<Json> {
         if (!precondition.empty() &&
             ParseResourceVersion(precondition) != current.rv) {
-          return ConflictStatus(kind.resource, path.name,
+          return ConflictStatus(kind.qualified_resource(), path.name,
                                 kOptimisticLockMessage);
         }
         Json updated = body;
         std::vector<FieldError> errors =
             PrepareForUpdate(kind, path.subresource, current.object, updated);
         if (!errors.empty()) {
-          return InvalidStatus("", kind.kind, path.name, errors);
+          return InvalidStatus(kind.group, kind.kind, path.name, errors);
         }
         return updated;
       });
@@ -139,14 +141,14 @@ void CrudHandler::Delete(const ApiPath& path, const httplib::Request& req,
   for (int attempt = 0; attempt < 1000; ++attempt) {
     auto current = ctx_.store->Get(kind.resource, key);
     if (!current.ok()) {
-      WriteStatus(res, NotFoundStatus(kind.resource, path.name));
+      WriteStatus(res, NotFoundStatus(kind.qualified_resource(), path.name));
       return;
     }
     const Json& object = (*current)->object;
     // rest.BeforeDelete names the kind (not the resource) in these.
     if (has_uid && uid_precondition != MetaString(object, "uid")) {
       ApiStatus s = ConflictStatus(
-          kind.kind, path.name,
+          kind.qualified_kind(), path.name,
           "the UID in the precondition (" + uid_precondition +
               ") does not match the UID in record (" +
               MetaString(object, "uid") +
@@ -156,7 +158,7 @@ void CrudHandler::Delete(const ApiPath& path, const httplib::Request& req,
     }
     if (has_rv && rv_precondition != MetaString(object, "resourceVersion")) {
       WriteStatus(res,
-                  ConflictStatus(kind.kind, path.name,
+                  ConflictStatus(kind.qualified_kind(), path.name,
                                  "the ResourceVersion in the precondition (" +
                                      rv_precondition +
                                      ") does not match the ResourceVersion in "
@@ -169,7 +171,7 @@ void CrudHandler::Delete(const ApiPath& path, const httplib::Request& req,
     if (!deleted.ok()) {
       if (deleted.status().code() == StatusCode::kAborted) continue;
       if (deleted.status().code() == StatusCode::kNotFound) {
-        WriteStatus(res, NotFoundStatus(kind.resource, path.name));
+        WriteStatus(res, NotFoundStatus(kind.qualified_resource(), path.name));
         return;
       }
       WriteStatus(res, ApiStatus::Failure(500, "InternalError",
@@ -183,6 +185,7 @@ void CrudHandler::Delete(const ApiPath& path, const httplib::Request& req,
       StatusDetails d;
       d.name = path.name;
       d.kind = kind.resource;
+      d.group = kind.group;
       d.uid = MetaString((*deleted)->object, "uid");
       ApiStatus s = ApiStatus::Success(0, d);
       WriteStatus(res, s.WithoutCode());

@@ -11,7 +11,7 @@ ApiResult<ObjectPtr> GuaranteedUpdate(ObjectStore& store,
                                       const MutateFn& mutate) {
   for (int attempt = 0; attempt < 1000; ++attempt) {
     auto current = store.Get(kind.resource, key);
-    if (!current.ok()) return NotFoundStatus(kind.resource, name);
+    if (!current.ok()) return NotFoundStatus(kind.qualified_resource(), name);
     ApiResult<Json> updated = mutate(**current);
     if (!updated.ok()) return updated.error();
     auto written = store.Replace(kind.resource, key, std::move(updated).value(),
@@ -21,7 +21,7 @@ ApiResult<ObjectPtr> GuaranteedUpdate(ObjectStore& store,
       case StatusCode::kAborted:
         continue;  // Changed since read: re-read and re-apply.
       case StatusCode::kNotFound:
-        return NotFoundStatus(kind.resource, name);
+        return NotFoundStatus(kind.qualified_resource(), name);
       default:
         return ApiStatus::Failure(
             500, "InternalError",

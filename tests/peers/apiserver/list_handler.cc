@@ -95,8 +95,9 @@ void ListHandler::List(const ApiPath& path, const ListOptions& options,
                            "old."));
     return;
   }
-  const std::string prefix =
-      "{\"kind\":\"" + kind.kind + "\",\"apiVersion\":\"v1\",";
+  const std::string prefix = "{\"kind\":\"" + kind.kind +
+                             "\",\"apiVersion\":\"" + kind.api_version() +
+                             "\",";
   std::string body_items;
   for (const auto& [key, object] : page->items) {
     if (!body_items.empty()) body_items += ",";
@@ -108,8 +109,8 @@ void ListHandler::List(const ApiPath& path, const ListOptions& options,
     meta["continue"] = EncodeContinueToken({page->rv, page->next_start});
     if (page->remaining >= 0) meta["remainingItemCount"] = page->remaining;
   }
-  std::string body = "{\"kind\":\"" + kind.list_kind +
-                     "\",\"apiVersion\":\"v1\",\"metadata\":" + DumpJson(meta) +
+  std::string body = "{\"kind\":\"" + kind.list_kind + "\",\"apiVersion\":\"" +
+                     kind.api_version() + "\",\"metadata\":" + DumpJson(meta) +
                      ",\"items\":[" + body_items + "]}\n";
   WriteJsonText(res, 200, body);
 }

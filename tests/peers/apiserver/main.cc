@@ -16,7 +16,8 @@ int main(int argc, char** argv) {
   gcushare::Daemon daemon(
       "gcushare-test-apiserver",
       "Stand-in Kubernetes API server for tests: pods (with status and "
-      "binding), nodes (with status) and events over /api/v1, with "
+      "binding), nodes (with status) and events over /api/v1, "
+      "coordination.k8s.io/v1 leases and resource.k8s.io/v1 DRA kinds, with "
       "resourceVersions, list paging, selectors, the four patch types and "
       "watches.");
   gcushare::apiserver::ServerOptions options;
@@ -61,9 +62,20 @@ int main(int argc, char** argv) {
                  "When --crash-on-binding kills: before-commit (nothing "
                  "written) or after-commit (the pod is bound and journaled, "
                  "the answer never sent) (default after-commit).");
+  std::string feature_gates;
+  app.add_option("--feature-gates", feature_gates,
+                 "Comma-separated Gate=true|false pairs: "
+                 "DRAConsumableCapacity, DRAExtendedResource (both default "
+                 "true, as kube-apiserver 1.36).");
+  app.add_option("--kube-version", options.kube_version,
+                 "The release GET /version reports, v<major>.<minor>.<patch> "
+                 "(default v1.31.0).");
   if (auto code = daemon.ParseFlags(argc, argv)) return *code;
   if (auto s = daemon.StartLogging(); !s.ok()) return daemon.Fail(s);
   options.bookmark_interval = std::chrono::milliseconds(bookmark_ms);
+  auto gates = gcushare::apiserver::FeatureGates::Parse(feature_gates);
+  if (!gates.ok()) return daemon.Fail(gates.status());
+  options.feature_gates = *gates;
   auto phase = gcushare::apiserver::ParseCrashPhase(crash_phase);
   if (!phase.ok()) return daemon.Fail(phase.status());
   gcushare::apiserver::CrashOnBinding crash(crash_on_binding, *phase);

@@ -154,13 +154,13 @@ void PatchHandler::Patch(const ApiPath& path, const httplib::Request& req,
         Json updated = std::move(patched).value();
         if (!updated.is_object()) return GenericResponseStatus(422);
         updated["kind"] = kind.kind;
-        updated["apiVersion"] = "v1";
+        updated["apiVersion"] = kind.api_version();
         if (!updated["metadata"].is_object()) {
           updated["metadata"] = Json::object();
         }
         const std::string rv = MetaString(updated, "resourceVersion");
         if (!rv.empty() && ParseResourceVersion(rv) != current.rv) {
-          return ConflictStatus(kind.resource, path.name,
+          return ConflictStatus(kind.qualified_resource(), path.name,
                                 kOptimisticLockMessage);
         }
         if (auto err = CheckName(updated, path.name, path.ns)) return *err;
@@ -168,7 +168,7 @@ void PatchHandler::Patch(const ApiPath& path, const httplib::Request& req,
         std::vector<FieldError> errors =
             PrepareForUpdate(kind, path.subresource, current.object, updated);
         if (!errors.empty()) {
-          return InvalidStatus("", kind.kind, path.name, errors);
+          return InvalidStatus(kind.group, kind.kind, path.name, errors);
         }
         return updated;
       });
@@ -196,7 +196,7 @@ void PatchHandler::CreateByApply(const ApiPath& path, const Json& patch,
   }
   Json object = std::move(*applied);
   object["kind"] = kind.kind;
-  object["apiVersion"] = "v1";
+  object["apiVersion"] = kind.api_version();
   if (!object["metadata"].is_object()) object["metadata"] = Json::object();
   if (auto err = CheckName(object, path.name, path.ns)) {
     WriteStatus(res, *err);
@@ -208,20 +208,20 @@ void PatchHandler::CreateByApply(const ApiPath& path, const Json& patch,
   }
   object["metadata"].erase("resourceVersion");
   PrepareForCreate(kind, *ctx_.ids, object);
-  std::vector<FieldError> errors = ValidateObjectName(object);
+  std::vector<FieldError> errors = ValidateForCreate(kind, object);
   if (!errors.empty()) {
-    WriteStatus(res, InvalidStatus("", kind.kind, path.name, errors));
+    WriteStatus(res, InvalidStatus(kind.group, kind.kind, path.name, errors));
     return;
   }
   auto created = ctx_.store->Create(kind.resource, StoreKey(path.ns, path.name),
                                     std::move(object));
   if (!created.ok()) {
-    ApiStatus s =
-        created.status().code() == StatusCode::kAlreadyExists
-            ? ConflictStatus(kind.resource, path.name, kOptimisticLockMessage)
-            : ApiStatus::Failure(
-                  500, "InternalError",
-                  "Internal error occurred: " + created.status().message());
+    ApiStatus s = created.status().code() == StatusCode::kAlreadyExists
+                      ? ConflictStatus(kind.qualified_resource(), path.name,
+                                       kOptimisticLockMessage)
+                      : ApiStatus::Failure(500, "InternalError",
+                                           "Internal error occurred: " +
+                                               created.status().message());
     WriteStatus(res, s);
     return;
   }

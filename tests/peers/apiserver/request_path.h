@@ -7,6 +7,8 @@
 //   /api/v1/namespaces/<ns>/<resource>[/<name>[/<sub>]] namespaced kinds
 //   /api/v1/namespaces/<ns>/bindings                    Binding by body name
 //   /api/v1/watch/...                                   the legacy watch form
+//   /apis/<group>/<version>/... the same forms (watch included, bindings
+//                               excepted) for the kinds of named groups
 // Subresources: pods/status, pods/binding, nodes/status.
 //
 // Failure: nullopt for any other path (the caller answers 404).

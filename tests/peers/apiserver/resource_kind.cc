@@ -1,5 +1,7 @@
 #include "tests/peers/apiserver/resource_kind.h"
 
+#include <utility>
+
 namespace gcushare::apiserver {
 namespace {
 
@@ -196,14 +198,44 @@ ResourceKind EventKind() {
   return k;
 }
 
-ResourceCatalog::ResourceCatalog()
-    : kinds_({PodKind(), NodeKind(), EventKind()}) {}
+std::string ResourceKind::api_version() const {
+  return group.empty() ? version : group + "/" + version;
+}
+
+std::string ResourceKind::qualified_resource() const {
+  return group.empty() ? resource : resource + "." + group;
+}
+
+std::string ResourceKind::qualified_kind() const {
+  return group.empty() ? kind : kind + "." + group;
+}
+
+ResourceCatalog::ResourceCatalog(std::vector<ResourceKind> more)
+    : kinds_({PodKind(), NodeKind(), EventKind()}) {
+  for (ResourceKind& k : more) kinds_.push_back(std::move(k));
+}
 
 const ResourceKind* ResourceCatalog::Find(std::string_view resource) const {
+  return Find("", "v1", resource);
+}
+
+const ResourceKind* ResourceCatalog::Find(std::string_view group,
+                                          std::string_view version,
+                                          std::string_view resource) const {
   for (const ResourceKind& k : kinds_) {
-    if (k.resource == resource) return &k;
+    if (k.group == group && k.version == version && k.resource == resource) {
+      return &k;
+    }
   }
   return nullptr;
+}
+
+bool ResourceCatalog::ServesGroupVersion(std::string_view group,
+                                         std::string_view version) const {
+  for (const ResourceKind& k : kinds_) {
+    if (k.group == group && k.version == version) return true;
+  }
+  return false;
 }
 
 }  // namespace gcushare::apiserver

@@ -1,6 +1,7 @@
 #include "tests/peers/apiserver/resource_strategy.h"
 
 #include <cctype>
+#include <cstdint>
 #include <utility>
 
 #include "tests/peers/apiserver/object_meta.h"
@@ -149,6 +150,17 @@ std::vector<FieldError> ValidateObjectName(const Json& object) {
   return errors;
 }
 
+std::vector<FieldError> ValidateForCreate(const ResourceKind& kind,
+                                          const Json& object) {
+  std::vector<FieldError> errors = ValidateObjectName(object);
+  if (kind.validate_create) {
+    for (FieldError& e : kind.validate_create(object)) {
+      errors.push_back(std::move(e));
+    }
+  }
+  return errors;
+}
+
 void PrepareForCreate(const ResourceKind& kind, IdGenerator& ids,
                       Json& object) {
   Json& meta = object["metadata"];
@@ -162,7 +174,9 @@ void PrepareForCreate(const ResourceKind& kind, IdGenerator& ids,
   meta.erase("selfLink");
   meta.erase("deletionTimestamp");
   meta.erase("deletionGracePeriodSeconds");
-  if (kind.resource == "pods") DefaultPod(object);
+  if (kind.has_generation) meta["generation"] = 1;
+  if (kind.resource == "pods" && kind.group.empty()) DefaultPod(object);
+  if (kind.prepare_create) kind.prepare_create(object);
   CanonicalizeObject(object);
 }
 
@@ -215,7 +229,25 @@ std::vector<FieldError> PrepareForUpdate(const ResourceKind& kind,
     }
     updated["metadata"] = std::move(new_meta);
   }
+  if (kind.has_generation) {
+    const Json* old_spec = Find(old, "spec");
+    const Json* new_spec = Find(updated, "spec");
+    const bool same =
+        (old_spec == nullptr && new_spec == nullptr) ||
+        (old_spec != nullptr && new_spec != nullptr && *old_spec == *new_spec);
+    const Json* old_generation =
+        old_meta == nullptr ? nullptr : Find(*old_meta, "generation");
+    const int64_t generation =
+        old_generation != nullptr && old_generation->is_number_integer()
+            ? old_generation->get<int64_t>()
+            : 0;
+    updated["metadata"]["generation"] = same ? generation : generation + 1;
+  }
+  if (kind.prepare_update) kind.prepare_update(old, subresource, updated);
   CanonicalizeObject(updated);
+  if (errors.empty() && kind.validate_update) {
+    errors = kind.validate_update(old, subresource, updated);
+  }
   return errors;
 }
 

@@ -33,12 +33,19 @@ namespace gcushare::apiserver {
 // metadata.name (or generateName) present and a DNS subdomain.
 std::vector<FieldError> ValidateObjectName(const Json& object);
 
-// Sets uid, creationTimestamp and a name from generateName, then applies the
-// type's create preparation and defaults.
+// ValidateObjectName, then the kind's own validate_create.
+std::vector<FieldError> ValidateForCreate(const ResourceKind& kind,
+                                          const Json& object);
+
+// Sets uid, creationTimestamp and a name from generateName (and generation 1
+// for kinds with has_generation), then applies the type's create preparation
+// and defaults (prepare_create).
 void PrepareForCreate(const ResourceKind& kind, IdGenerator& ids, Json& object);
 
 // Carries over from `old` what `updated` may not change through
-// `subresource` ("" or "status"); returns errors for a changed uid.
+// `subresource` ("" or "status"), bumps metadata.generation on a spec change
+// (kinds with has_generation), runs the kind's prepare_update; returns errors
+// for a changed uid and the kind's validate_update errors.
 std::vector<FieldError> PrepareForUpdate(const ResourceKind& kind,
                                          std::string_view subresource,
                                          const Json& old, Json& updated);

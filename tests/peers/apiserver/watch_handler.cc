@@ -103,7 +103,7 @@ void WatchHandler::Watch(const ApiPath& path, const ListOptions& options,
   spec.matches = MakeObjectFilter(options, kind, path.ns, path.name);
   spec.bookmark_template = Json::object();
   spec.bookmark_template["kind"] = kind.kind;
-  spec.bookmark_template["apiVersion"] = "v1";
+  spec.bookmark_template["apiVersion"] = kind.api_version();
   for (auto it = kind.zero_value.begin(); it != kind.zero_value.end(); ++it) {
     spec.bookmark_template[it.key()] = it.value();
   }
