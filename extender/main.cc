@@ -76,7 +76,8 @@ void AddHaFlags(CLI::App& app, HaFlags* flags) {
       ->capture_default_str();
   app.add_option("--advertise-url", flags->advertise_url,
                  "URL at which the other replicas reach this one (default: "
-                 "http://$POD_IP:<port>, else http://<host name>:<port>)");
+                 "http://$POD_IP:<port>, else the --address when it is one "
+                 "address, else http://<host name>:<port>)");
   app.add_option("--shutdown-delay-duration", flags->shutdown_delay,
                  "on SIGTERM, how long to keep answering after leaving "
                  "readiness (and handing the Lease over), so the Service "
@@ -98,7 +99,21 @@ std::string NewIdentity() {
   return HostName() + "_" + suffix;
 }
 
+// http://$POD_IP:<port>, else the listening address when it is one
+// address, else the host name.
+std::string DefaultUrl(const std::string& address, int port) {
+  const char* ip = std::getenv("POD_IP");
+  std::string host =
+      ip != nullptr && *ip ? ip
+      : (address != "0.0.0.0" && address != "::" && !address.empty())
+          ? address
+          : HostName();
+  if (host.find(':') != std::string::npos) host = "[" + host + "]";
+  return "http://" + host + ":" + std::to_string(port);
+}
+
 StatusOr<ha::LeaderElectionOptions> ElectionOptions(const HaFlags& flags,
+                                                    const std::string& address,
                                                     int port) {
   ha::LeaderElectionOptions options;
   auto lease = ha::ParseGoDuration(flags.lease_duration);
@@ -120,12 +135,8 @@ StatusOr<ha::LeaderElectionOptions> ElectionOptions(const HaFlags& flags,
   options.lease_name = flags.lease_name;
   options.identity = NewIdentity();
   options.leader_url = flags.advertise_url;
-  if (options.leader_url.empty()) {
-    const char* ip = std::getenv("POD_IP");
-    std::string host = ip != nullptr && *ip ? ip : HostName();
-    if (host.find(':') != std::string::npos) host = "[" + host + "]";
-    options.leader_url = "http://" + host + ":" + std::to_string(port);
-  }
+  if (options.leader_url.empty())
+    options.leader_url = DefaultUrl(address, port);
   GCUSHARE_RETURN_IF_ERROR(ha::ValidateLeaderElection(options));
   return options;
 }
@@ -286,9 +297,7 @@ int Run(int argc, char** argv) {
           "binder did not see the other replicas' filters)");
       bind_requires_filter = false;
     }
-    // The port is known only once listening when it is 0; the URL then
-    // must be given.
-    auto election = ElectionOptions(ha_flags, port);
+    auto election = ElectionOptions(ha_flags, address, port);
     if (!election.ok()) return daemon.Fail(election.status());
     elector = std::make_unique<ha::LeaderElector>(&api, &clock, *election);
     RegisterLeaderMetrics(elector.get(), &registry);
@@ -348,6 +357,10 @@ int Run(int argc, char** argv) {
   server_options.role = [&router] { return router.Role(); };
   ExtenderHttpServer server(&service, &registry, server_options);
   if (auto s = server.Start(); !s.ok()) return daemon.Fail(s);
+  if (elector != nullptr && ha_flags.advertise_url.empty() && port == 0) {
+    elector->SetLeaderUrl(
+        DefaultUrl(address, server.port()));  // Known only now.
+  }
   // Logged in the form tests and operators look for.
   spdlog::info("listening on http://{}:{}{}", address, server.port(),
                contract::kExtenderPathPrefix);

@@ -52,6 +52,11 @@ void LeaderElector::SetCallbacks(std::function<void(uint64_t term)> started,
   stopped_ = std::move(stopped);
 }
 
+void LeaderElector::SetLeaderUrl(std::string url) {
+  std::lock_guard<std::mutex> step(step_mu_);
+  options_.leader_url = std::move(url);
+}
+
 bool LeaderElector::IsLeaderLocked(Steady now) const {
   return held_ && !resigned_ && now < renewed_at_ + options_.renew_deadline;
 }

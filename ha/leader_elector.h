@@ -78,6 +78,10 @@ class LeaderElector {
   void SetCallbacks(std::function<void(uint64_t term)> started,
                     std::function<void()> stopped);
 
+  // Replaces options().leader_url (e.g. once the listening port is known);
+  // call before Run().
+  void SetLeaderUrl(std::string url);
+
   // One attempt to take or renew the Lease. Returns whether this replica
   // holds it now.
   bool Step();
@@ -118,7 +122,7 @@ class LeaderElector {
 
   kube::KubeClient* const client_;
   base::Clock* const clock_;
-  const LeaderElectionOptions options_;
+  LeaderElectionOptions options_;  // leader_url set before Run() only.
   std::function<void(uint64_t)> started_;
   std::function<void()> stopped_;
 
