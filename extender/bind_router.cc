@@ -53,6 +53,10 @@ HttpReply BindRouter::Bind(std::string_view body,
     return service_->Bind(body);
   }
   const auto give_up = clock_->SteadyNow() + options_.wait_for_leader;
+  // The binder a forward could not reach: wait for another (its Lease
+  // expires) rather than fail, while the wait lasts.
+  std::string unreachable;
+  std::string last_error;
   while (true) {
     {
       std::shared_lock lock(binding_mu_);
@@ -80,10 +84,14 @@ HttpReply BindRouter::Bind(std::string_view body,
                                   ", which is not the binder; nothing changed");
     }
     const ha::ObservedLeader leader = elector_->Leader();
-    if (!leader.identity.empty() && !leader.self && !leader.url.empty()) {
-      return Forward(body, leader);
+    if (!leader.identity.empty() && !leader.self && !leader.url.empty() &&
+        leader.identity != unreachable) {
+      std::optional<HttpReply> reply = Forward(body, leader, &last_error);
+      if (reply.has_value()) return *std::move(reply);
+      unreachable = leader.identity;
     }
     if (clock_->SteadyNow() >= give_up) {
+      if (!last_error.empty()) return Error("forward_failed", last_error);
       return Error("no_binder",
                    "no extender replica holds the binding Lease now; nothing "
                    "changed");
@@ -92,8 +100,9 @@ HttpReply BindRouter::Bind(std::string_view body,
   }
 }
 
-HttpReply BindRouter::Forward(std::string_view body,
-                              const ha::ObservedLeader& leader) {
+std::optional<HttpReply> BindRouter::Forward(std::string_view body,
+                                             const ha::ObservedLeader& leader,
+                                             std::string* error) {
   kube::HttpRequest request;
   request.method = "POST";
   request.url =
@@ -108,16 +117,18 @@ HttpReply BindRouter::Forward(std::string_view body,
   forward_seconds_.Get().Observe(
       std::chrono::duration<double>(clock_->SteadyNow() - start).count());
   if (!result.status.ok()) {
-    return Error("forward_failed", "cannot forward the bind to the binder " +
-                                       leader.identity + " at " + leader.url +
-                                       ": " + result.status.message() +
-                                       "; nothing bound by this replica");
+    *error = "cannot forward the bind to the binder " + leader.identity +
+             " at " + leader.url + ": " + result.status.message() +
+             "; nothing bound by this replica";
+    spdlog::warn("{}; waiting for another binder", *error);
+    return std::nullopt;
   }
   if (result.response.status_code != 200) {
-    return Error("forward_failed",
-                 "the binder " + leader.identity + " answered HTTP " +
-                     std::to_string(result.response.status_code) +
-                     " to a forwarded bind; nothing bound by this replica");
+    *error = "the binder " + leader.identity + " answered HTTP " +
+             std::to_string(result.response.status_code) +
+             " to a forwarded bind; nothing bound by this replica";
+    spdlog::warn("{}; waiting for another binder", *error);
+    return std::nullopt;
   }
   routed_.WithLabels({"forwarded"}).Increment();
   return HttpReply{200, std::move(result.response.body)};

@@ -13,10 +13,13 @@
 // - a bind forwarded by another replica that reaches a non-leader is
 //   refused (no second hop: the caller's view was stale);
 // - else forward the body to the leader's URL (header
-//   kForwardedByHeader) and answer its reply; when the forward fails, or
-//   no leader is known within `wait_for_leader`, answer an error: nothing
-//   was bound here, kube-scheduler retries the pod, and a retry of a bind
-//   that did commit is answered success by the binder (already bound).
+//   kForwardedByHeader) and answer its reply. When the forward fails (the
+//   binder died: connection refused, or no answer) wait for another binder
+//   and forward to it (or bind here once elected): safe, since a bind that
+//   did commit is answered success by the next binder (already bound, it
+//   has caught up). Only when no reachable binder appears within
+//   `wait_for_leader` answer an error: nothing was bound here, and
+//   kube-scheduler retries the pod.
 // StopBinding() (SIGTERM) waits for the binds in flight here, after which
 // every bind is forwarded.
 //
@@ -29,6 +32,7 @@
 #include <functional>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -47,8 +51,11 @@ inline constexpr std::string_view kForwardedByHeader =
     "X-GCUShare-Forwarded-By";
 
 struct BindRouterOptions {
-  // How long a bind waits for a leader to be known (a failover).
-  std::chrono::milliseconds wait_for_leader{2000};
+  // How long a bind waits for a reachable leader (a failover): about the
+  // lease duration plus a retry period turns a SIGKILLed binder into slow
+  // binds instead of failed ones; keep it well below kube-scheduler's
+  // extender httpTimeout.
+  std::chrono::milliseconds wait_for_leader{5000};
   // How often it looks meanwhile.
   std::chrono::milliseconds leader_poll{50};
   // The forwarded request's whole-exchange limit.
@@ -78,7 +85,10 @@ class BindRouter {
  private:
   // OK once this term has caught up (running the catch-up if needed).
   Status CaughtUp(uint64_t term);
-  HttpReply Forward(std::string_view body, const ha::ObservedLeader& leader);
+  // The binder's reply; nullopt (and `error`) when it could not be had.
+  std::optional<HttpReply> Forward(std::string_view body,
+                                   const ha::ObservedLeader& leader,
+                                   std::string* error);
   HttpReply Error(const std::string& route, const std::string& message);
 
   ExtenderService* const service_;

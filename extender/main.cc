@@ -49,6 +49,7 @@ struct HaFlags {
   std::string lease_name = std::string(contract::kExtenderName);
   std::string advertise_url;
   std::string shutdown_delay = "0s";
+  std::string forward_wait;  // "": lease duration + 1 s.
 };
 
 void AddHaFlags(CLI::App& app, HaFlags* flags) {
@@ -78,6 +79,12 @@ void AddHaFlags(CLI::App& app, HaFlags* flags) {
                  "URL at which the other replicas reach this one (default: "
                  "http://$POD_IP:<port>, else the --address when it is one "
                  "address, else http://<host name>:<port>)");
+  app.add_option("--bind-forward-wait", flags->forward_wait,
+                 "how long a bind waits for a reachable binder when the "
+                 "binder cannot be reached or none is elected (default: "
+                 "the lease duration + 1s, so a killed binder makes binds "
+                 "slow, not failed; keep below kube-scheduler's extender "
+                 "httpTimeout)");
   app.add_option("--shutdown-delay-duration", flags->shutdown_delay,
                  "on SIGTERM, how long to keep answering after leaving "
                  "readiness (and handing the Lease over), so the Service "
@@ -319,6 +326,17 @@ int Run(int argc, char** argv) {
   forward_options.connect_timeout = std::chrono::milliseconds(1000);
   forward_options.user_agent = client_options.http.user_agent;
   kube::CurlHttpClient forward_http(kube::TlsConfig{}, forward_options);
+  BindRouterOptions router_options;
+  if (elector != nullptr) {
+    router_options.wait_for_leader =
+        elector->options().lease_duration + std::chrono::seconds(1);
+  }
+  if (!ha_flags.forward_wait.empty()) {
+    auto wait = ha::ParseGoDuration(ha_flags.forward_wait);
+    if (!wait.ok()) return daemon.Fail(wait.status());
+    router_options.wait_for_leader =
+        std::chrono::duration_cast<std::chrono::milliseconds>(*wait);
+  }
   BindRouter router(
       &service, elector.get(), &forward_http, &clock,
       [&api, &cache]() -> Status {
@@ -328,7 +346,7 @@ int Run(int argc, char** argv) {
                      *added);
         return OkStatus();
       },
-      &registry);
+      &registry, router_options);
   std::atomic<bool> draining{false};
   HttpServerOptions server_options;
   server_options.address = address;

@@ -49,12 +49,14 @@ class HaTest : public ::testing::Test {
   }
 
   // Starts replica i (a new one, or again after it stopped).
-  void Start(size_t i) {
+  void Start(size_t i, const std::vector<std::string>& extra = {}) {
     while (replicas_.size() <= i) {
       replicas_.push_back(std::make_unique<testing::ExtenderProcess>());
     }
-    Status s = replicas_[i]->Start(
-        kubeconfig_, dir_ + "/logs" + std::to_string(i), kHaFlags);
+    std::vector<std::string> flags = kHaFlags;
+    flags.insert(flags.end(), extra.begin(), extra.end());
+    Status s = replicas_[i]->Start(kubeconfig_,
+                                   dir_ + "/logs" + std::to_string(i), flags);
     ASSERT_TRUE(s.ok()) << s.message();
   }
   testing::ExtenderProcess& R(size_t i) { return *replicas_[i]; }
@@ -233,7 +235,8 @@ TEST_F(HaTest, BinderKilledBetweenDecisionAndBindingBindsNothingTwice) {
 
 TEST_F(HaTest, FollowerForwardingToADeadBinderFailsCleanly) {
   CreateNode(SharingNode("n1", 1, 16));
-  for (size_t i = 0; i < 2; ++i) Start(i);
+  // Binds wait at most 100 ms for a reachable binder.
+  for (size_t i = 0; i < 2; ++i) Start(i, {"--bind-forward-wait=100ms"});
   const int binder = WaitForBinder();
   const int other = 1 - binder;
   R(binder).Kill();
@@ -247,6 +250,22 @@ TEST_F(HaTest, FollowerForwardingToADeadBinderFailsCleanly) {
   ASSERT_TRUE(testing::Eventually([&] { return Binder() == other; }));
   EXPECT_EQ(Bind(R(other), a, "n1"), "");
   EXPECT_EQ(Bind(R(other), a, "n1"), "");  // A retry: success, once.
+  size_t bound = 0;
+  UsedPerCard(&bound);
+  EXPECT_EQ(bound, 1u);
+}
+
+// By default a bind waits out the failover (lease duration + 1 s) instead
+// of failing: kube-scheduler 1.26 would park a failed pod for 5 minutes.
+TEST_F(HaTest, BindThroughAFollowerWaitsOutAKilledBinder) {
+  CreateNode(SharingNode("n1", 1, 16));
+  for (size_t i = 0; i < 2; ++i) Start(i);
+  const int binder = WaitForBinder();
+  const int other = 1 - binder;
+  R(binder).Kill();
+  json a = CreatePod("a", 10);
+  EXPECT_EQ(Bind(R(other), a, "n1"), "");
+  EXPECT_EQ(Binder(), other);
   size_t bound = 0;
   UsedPerCard(&bound);
   EXPECT_EQ(bound, 1u);
