@@ -239,8 +239,10 @@ int Run(int argc, char** argv) {
       ->check(CLI::Range(8, 65536));
   app.add_option("--bind-requires-filter", bind_requires_filter,
                  "bind only pods this process filtered onto that node in "
-                 "the last 10 minutes (with several replicas, give the "
-                 "Service sessionAffinity ClientIP, as the chart does)")
+                 "the last 10 minutes (off with --leader-elect: the binder "
+                 "did not see the other replicas' filters; with several "
+                 "replicas without it, give the Service sessionAffinity "
+                 "ClientIP)")
       ->capture_default_str();
   HaFlags ha_flags;
   AddHaFlags(app, &ha_flags);
