@@ -28,14 +28,7 @@
 #include <vector>
 
 #include "extender/testing/objects.h"
-#include "testing/files.h"
-#include "testing/free_port.h"
-#include "testing/kubeconfig.h"
-#include "testing/subprocess.h"
-#include "tests/e2e/component.h"
-#include "tests/e2e/round_robin_front.h"
-#include "tests/extender/harness.h"
-#include "tests/peers/apiserver/testing/test_server.h"
+#include "tests/e2e/ha_cluster.h"
 
 namespace gcushare::e2e {
 namespace {
@@ -48,73 +41,12 @@ using std::chrono::seconds;
 constexpr int kReplicas = 3;
 constexpr double kPodsPerSecond = 8;
 
-std::string SchedulerConfig(int port) {
-  return "apiVersion: kubescheduler.config.k8s.io/v1\n"
-         "kind: KubeSchedulerConfiguration\n"
-         "leaderElection:\n  leaderElect: false\n"
-         "profiles:\n- schedulerName: default-scheduler\n"
-         "extenders:\n"
-         "- urlPrefix: http://127.0.0.1:" +
-         std::to_string(port) +
-         "/gcushare-scheduler\n"
-         "  filterVerb: filter\n  prioritizeVerb: prioritize\n"
-         "  bindVerb: bind\n  weight: 1\n  enableHTTPS: false\n"
-         "  nodeCacheCapable: true\n  ignorable: false\n"
-         "  httpTimeout: 30s\n"
-         "  managedResources:\n  - name: enflame.com/gcu-memory\n"
-         "    ignoredByScheduler: false\n";
-}
-
 class Bench {
  public:
-  Bench()
-      : front_(kReplicas, "/gcushare-scheduler/healthz", milliseconds(200)) {}
-
   int Run() {
-    dir_ = testing::MakeTempDir();
-    kubeconfig_ = testing::WriteKubeconfig(dir_, api_.port());
-    for (const char* node : {"n1", "n2"}) {
-      auto r = api_.Post("/api/v1/nodes",
-                         extender::testing::SharingNode(node, 8, 16).dump());
-      if (r.status != 201) return Fail("node: " + r.body);
-      // What the device plugin reports: 8 x 16 units, 8 cards.
-      const json status = {{"status",
-                            {{"capacity",
-                              {{"enflame.com/gcu-memory", "128"},
-                               {"enflame.com/gcu-count", "8"},
-                               {"cpu", "64"},
-                               {"memory", "256Gi"},
-                               {"pods", "500"}}},
-                             {"allocatable",
-                              {{"enflame.com/gcu-memory", "128"},
-                               {"enflame.com/gcu-count", "8"},
-                               {"cpu", "64"},
-                               {"memory", "256Gi"},
-                               {"pods", "500"}}}}}};
-      r = api_.Patch(std::string("/api/v1/nodes/") + node + "/status",
-                     status.dump(), "application/merge-patch+json");
-      if (r.status != 200) return Fail("node status: " + r.body);
-    }
-    if (!front_.Start().ok()) return Fail("front");
-    for (int i = 0; i < kReplicas; ++i) {
-      extenders_.push_back(std::make_unique<Component>(
-          "extender-" + std::to_string(i),
-          dir_ + "/extender-" + std::to_string(i) + ".out"));
-      ports_.push_back(testing::FreeTcpPort());
-      if (!StartExtender(i)) return 1;
-    }
-    {
-      std::FILE* f = std::fopen((dir_ + "/scheduler.yaml").c_str(), "w");
-      const std::string text = SchedulerConfig(front_.port());
-      std::fwrite(text.data(), 1, text.size(), f);
-      std::fclose(f);
-    }
-    Component scheduler("scheduler", dir_ + "/scheduler.out");
-    Status s = scheduler.Start(
-        {testing::RunfilePath("tests/peers/scheduler/scheduler"),
-         "--kubeconfig=" + kubeconfig_, "--config=" + dir_ + "/scheduler.yaml",
-         "--log-dir=" + dir_ + "/logs"});
-    if (!s.ok()) return Fail(s.message());
+    HaClusterOptions options;
+    options.replicas = kReplicas;
+    if (Status s = cluster_.Start(options); !s.ok()) return Fail(s.message());
     std::thread creator([this] { CreatePods(); });
     std::thread watcher([this] { WatchBinds(); });
 
@@ -125,11 +57,13 @@ class Bench {
     std::this_thread::sleep_for(seconds(3));
     const size_t before = created_.load();
     for (int i = 0; i < kReplicas; ++i) {
-      auto code = extenders_[i]->Stop(seconds(30));
+      auto code = cluster_.StopExtender(i);
       if (!code.ok() || *code != 0) {
         std::printf("rolling: replica %d did not stop cleanly\n", i);
       }
-      if (!StartExtender(i)) return 1;
+      if (Status s = cluster_.StartExtender(i); !s.ok()) {
+        return Fail(s.message());
+      }
     }
     creating_ = false;
     creator.join();
@@ -157,9 +91,7 @@ class Bench {
                 static_cast<unsigned long long>(MaxCardUse()),
                 MaxCardUse() <= 16 ? "no over-commit" : "OVER-COMMITTED");
     PrintFailures();
-    (void)scheduler.Stop(seconds(10));
-    for (auto& e : extenders_) e->Kill();
-    front_.Stop();
+    cluster_.Stop();
     return MaxCardUse() <= 16 ? 0 : 1;
   }
 
@@ -169,63 +101,28 @@ class Bench {
     return 1;
   }
 
-  bool StartExtender(int i) {
-    front_.SetPort(i, 0);
-    Status s = extenders_[i]->Start(
-        {testing::RunfilePath("extender/gcushare-scheduler-extender"),
-         "--kubeconfig=" + kubeconfig_, "--address=127.0.0.1",
-         "--port=" + std::to_string(ports_[i]), "--log-dir=" + dir_ + "/logs",
-         "--leader-elect=true", "--leader-elect-resource-namespace=default",
-         "--shutdown-delay-duration=2s"});
-    if (s.ok()) s = extenders_[i]->WaitForOutput("listening on", seconds(30));
-    if (!s.ok()) {
-      Fail(s.message());
-      return false;
-    }
-    const auto deadline = Clock::now() + seconds(30);
-    while (Clock::now() < deadline) {
-      if (testing::HttpGet(ports_[i], "/gcushare-scheduler/healthz").status ==
-          200) {
-        front_.SetPort(i, ports_[i]);
-        return true;
-      }
-      std::this_thread::sleep_for(milliseconds(20));
-    }
-    Fail("extender " + std::to_string(i) + " never ready");
-    return false;
-  }
-
-  int Binder() {
-    for (int i = 0; i < kReplicas; ++i) {
-      auto a =
-          testing::HttpGet(ports_[i], "/gcushare-scheduler/inspect/leader");
-      if (a.status == 200 && json::parse(a.body)["binder"] == true) return i;
-    }
-    return -1;
-  }
-
-  // Signals the binder; the seconds from the signal to the first bind
-  // after it. The replica is restarted afterwards.
+  // Signals the binder; the longest time without a bind from the signal
+  // on (pods keep arriving, so binds stop only while none can be made).
+  // The replica is restarted afterwards.
   double Failover(bool kill) {
     int binder = -1;
-    while ((binder = Binder()) < 0)
+    while ((binder = cluster_.Binder()) < 0) {
       std::this_thread::sleep_for(milliseconds(50));
+    }
     const Clock::time_point t0 = Clock::now();
     std::thread stopper;
     if (kill) {
-      extenders_[binder]->Kill();
-      front_.SetPort(binder, 0);
+      cluster_.KillExtender(binder);
     } else {
-      stopper = std::thread(
-          [this, binder] { (void)extenders_[binder]->Stop(seconds(30)); });
+      stopper =
+          std::thread([this, binder] { (void)cluster_.StopExtender(binder); });
     }
-    std::this_thread::sleep_for(seconds(kill ? 10 : 6));
+    const seconds window(kill ? 10 : 6);
+    std::this_thread::sleep_for(window);
     if (stopper.joinable()) stopper.join();
-    StartExtender(binder);
-    // The longest time without a bind from the signal on (pods keep
-    // arriving, so binds stop only while none can be made).
+    (void)cluster_.StartExtender(binder);
     std::lock_guard<std::mutex> lock(mu_);
-    const Clock::time_point end = t0 + seconds(kill ? 10 : 6);
+    const Clock::time_point end = t0 + window;
     double longest = 0;
     Clock::time_point last = t0;
     for (Clock::time_point t : bind_times_) {
@@ -242,8 +139,9 @@ class Bench {
     const auto period = milliseconds(static_cast<int>(1000 / kPodsPerSecond));
     while (creating_) {
       const std::string name = "p" + std::to_string(created_.load());
-      auto r = api_.Post("/api/v1/namespaces/default/pods",
-                         extender::testing::MemoryPod(name, 1).dump());
+      auto r =
+          cluster_.api().Post("/api/v1/namespaces/default/pods",
+                              extender::testing::MemoryPod(name, 1).dump());
       if (r.status == 201) ++created_;
       std::this_thread::sleep_for(period);
     }
@@ -251,7 +149,7 @@ class Bench {
 
   void WatchBinds() {
     while (watching_) {
-      auto list = api_.Get("/api/v1/namespaces/default/pods");
+      auto list = cluster_.api().Get("/api/v1/namespaces/default/pods");
       if (list.status == 200) {
         const json parsed = json::parse(list.body);
         std::lock_guard<std::mutex> lock(mu_);
@@ -271,7 +169,7 @@ class Bench {
 
   // kube-scheduler's FailedScheduling events, by message.
   void PrintFailures() {
-    auto list = api_.Get("/api/v1/namespaces/default/events");
+    auto list = cluster_.api().Get("/api/v1/namespaces/default/events");
     if (list.status != 200) return;
     std::map<std::string, int> by_message;
     const json parsed = json::parse(list.body);
@@ -298,11 +196,7 @@ class Bench {
     return most;
   }
 
-  apiserver::testing::TestServer api_;
-  RoundRobinFront front_;
-  std::string dir_, kubeconfig_;
-  std::vector<std::unique_ptr<Component>> extenders_;
-  std::vector<int> ports_;
+  HaCluster cluster_;
   std::atomic<bool> creating_{true}, watching_{true};
   std::atomic<size_t> created_{0};
   std::mutex mu_;
