@@ -8,6 +8,13 @@
 #include "extender/protocol.h"
 
 namespace gcushare::extender {
+namespace {
+
+// How often binds waiting for a binder may make the elector look at the
+// Lease (one GET, or a take of a free Lease), at most.
+constexpr std::chrono::milliseconds kLeaseLookInterval{100};
+
+}  // namespace
 
 BindRouter::BindRouter(ExtenderService* service, ha::LeaderElector* elector,
                        kube::HttpClient* http, base::Clock* clock,
@@ -79,9 +86,14 @@ HttpReply BindRouter::Bind(std::string_view body,
       }
     }
     if (!forwarded_by.empty()) {
-      return Error("refused", "bind forwarded by " + std::string(forwarded_by) +
-                                  " to " + elector_->options().identity +
-                                  ", which is not the binder; nothing changed");
+      // 409 to the forwarding replica (never kube-scheduler): it waits for
+      // the binder its view missed and forwards again.
+      HttpReply refused =
+          Error("refused", "bind forwarded by " + std::string(forwarded_by) +
+                               " to " + elector_->options().identity +
+                               ", which is not the binder; nothing changed");
+      refused.status = 409;
+      return refused;
     }
     const ha::ObservedLeader leader = elector_->Leader();
     if (!leader.identity.empty() && !leader.self && !leader.url.empty() &&
@@ -97,6 +109,9 @@ HttpReply BindRouter::Bind(std::string_view body,
                    "changed");
     }
     clock_->SleepFor(options_.leader_poll, nullptr);
+    // Look at the Lease now rather than at the next retry period: a free
+    // Lease is taken (or the new binder seen) at once.
+    elector_->StepSoon(kLeaseLookInterval);
   }
 }
 

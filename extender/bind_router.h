@@ -11,7 +11,8 @@
 //   fenced: right before the Binding is written the term must still be
 //   current, else nothing is written (ExtenderService::Bind's fence);
 // - a bind forwarded by another replica that reaches a non-leader is
-//   refused (no second hop: the caller's view was stale);
+//   refused with HTTP 409 (no second hop: the caller's view was stale; it
+//   waits for the binder it missed, as below);
 // - else forward the body to the leader's URL (header
 //   kForwardedByHeader) and answer its reply. When the forward fails (the
 //   binder died: connection refused, or no answer) wait for another binder

@@ -46,9 +46,13 @@ class HookedClient : public kube::FakeKubeClient {
                                std::string_view ns,
                                std::string_view name) override {
     if (resource.plural == "pods" && on_pod_get) on_pod_get();
+    if (resource.plural == "leases" && leases_down) {
+      return UnavailableError("connection refused");
+    }
     return FakeKubeClient::Get(resource, ns, name);
   }
   std::function<void()> on_pod_get;
+  bool leases_down = false;  // The Lease cannot be read.
 };
 
 class Replicas;
@@ -78,7 +82,8 @@ struct Replica {
 
 class Replicas {
  public:
-  explicit Replicas(int n) : network_(this) {
+  explicit Replicas(int n, BindRouterOptions router_options = {})
+      : network_(this) {
     for (int i = 0; i < n; ++i) {
       auto r = std::make_unique<Replica>();
       r->id = std::string(1, static_cast<char>('a' + i));
@@ -98,7 +103,7 @@ class Replicas {
           [this, raw]() -> Status {
             return CatchUpBindings(&api, &raw->cache).status();
           },
-          &r->registry);
+          &r->registry, router_options);
       by_url_["http://" + r->id] = r.get();
       replicas_.push_back(std::move(r));
     }
@@ -217,15 +222,19 @@ TEST(BindRouterTest, ForwardedBindToANonBinderIsRefusedWithoutASecondHop) {
   ASSERT_TRUE(rs[0].elector->Step());
   ASSERT_FALSE(rs[1].elector->Step());
   auto pod = rs.AddPod(MemoryPod("p1", 4));
+  HttpReply reply = rs[1].router->Bind(BindArgs(pod, "n1"), "c");
+  EXPECT_EQ(reply.status, 409);
   const std::string error =
-      ErrorOf(rs[1].router->Bind(BindArgs(pod, "n1"), "c"));
+      nlohmann::json::parse(reply.body)["Error"].get<std::string>();
   EXPECT_TRUE(Has(error, "not the binder")) << error;
   EXPECT_TRUE(rs.network_.sent.empty());
   EXPECT_EQ(rs.NodeOf("p1"), "");
 }
 
 TEST(BindRouterTest, ForwardToADeadBinderFailsCleanlyAndBindsNothing) {
-  Replicas rs(2);
+  BindRouterOptions options;
+  options.wait_for_leader = milliseconds(100);  // Shorter than the lease.
+  Replicas rs(2, options);
   rs.AddNode(SharingNode("n1", 1, 16));
   ASSERT_TRUE(rs[0].elector->Step());
   ASSERT_FALSE(rs[1].elector->Step());
@@ -240,6 +249,21 @@ TEST(BindRouterTest, ForwardToADeadBinderFailsCleanlyAndBindsNothing) {
   ASSERT_TRUE(rs[1].elector->Step());
   EXPECT_EQ(ErrorOf(rs[1].router->Bind(BindArgs(pod, "n1"), "")), "");
   EXPECT_EQ(rs.NodeOf("p1"), "n1");
+}
+
+// By default the wait covers the Lease's expiry: the follower takes over
+// while the bind waits, and binds it, once.
+TEST(BindRouterTest, BindWaitsOutADeadBinder) {
+  Replicas rs(2);
+  rs.AddNode(SharingNode("n1", 1, 16));
+  ASSERT_TRUE(rs[0].elector->Step());
+  ASSERT_FALSE(rs[1].elector->Step());
+  rs[0].dead = true;
+  auto pod = rs.AddPod(MemoryPod("p1", 4));
+  EXPECT_EQ(ErrorOf(rs[1].router->Bind(BindArgs(pod, "n1"), "")), "");
+  EXPECT_EQ(rs.NodeOf("p1"), "n1");
+  EXPECT_TRUE(rs[1].elector->IsLeader());
+  EXPECT_EQ(rs.network_.sent.size(), 1u);  // One failed forward, no other.
 }
 
 TEST(BindRouterTest, BinderThatLosesTheRightMidBindWritesNothing) {
@@ -283,6 +307,7 @@ TEST(BindRouterTest, NewBinderCatchesUpWithBindingsItsCacheNeverSaw) {
 TEST(BindRouterTest, NoBinderWithinTheWaitIsAnError) {
   Replicas rs(1);
   rs.AddNode(SharingNode("n1", 1, 16));
+  rs.api.leases_down = true;  // No replica can be elected.
   auto pod = rs.AddPod(MemoryPod("p1", 4));
   const std::string error =
       ErrorOf(rs[0].router->Bind(BindArgs(pod, "n1"), ""));

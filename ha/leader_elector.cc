@@ -79,9 +79,21 @@ bool LeaderElector::DropLocked() {
   return true;
 }
 
+void LeaderElector::StepSoon(std::chrono::milliseconds min_interval) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (clock_->SteadyNow() < last_step_ + min_interval) return;
+  }
+  Step();
+}
+
 bool LeaderElector::Step() {
   std::lock_guard<std::mutex> step(step_mu_);
   const Steady started = clock_->SteadyNow();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    last_step_ = started;
+  }
   auto got = client_->Get(LeaseResource(), options_.lease_namespace,
                           options_.lease_name);
   std::optional<LeaseRecord> current;

@@ -85,6 +85,11 @@ class LeaderElector {
   // One attempt to take or renew the Lease. Returns whether this replica
   // holds it now.
   bool Step();
+  // Step() now unless a step started less than `min_interval` ago: for a
+  // caller that is waiting for a leader (a bind during a failover), so a
+  // free Lease is taken, or a new holder seen, without waiting for the
+  // next retry period, at a bounded cost to the API server.
+  void StepSoon(std::chrono::milliseconds min_interval);
   // Step() every retry_period until `cancel` fires, then Resign().
   void Run(base::Cancellation* cancel);
   // Stops claiming: IsLeader() is false from now on (the `stopped`
@@ -135,6 +140,7 @@ class LeaderElector {
   uint64_t terms_started_ = 0;
   uint64_t holder_changes_ = 0;
   std::optional<LeaseRecord> observed_;
+  Steady last_step_{};  // Start of the last Step().
   Steady observed_at_{};
 };
 
