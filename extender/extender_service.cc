@@ -52,7 +52,7 @@ ExtenderService::ExtenderService(CardCache* cache, kube::KubeClient* client,
       bind_failures_(registry->AddCounter(
           "gcushare_extender_bind_failures_total",
           "Binds answered with an error, by stage (request, pod, refused, "
-          "placement, binding).",
+          "placement, fenced, binding).",
           {"stage"})) {}
 
 std::optional<HostRequest> ExtenderService::PodHost(
@@ -254,17 +254,23 @@ HttpReply ExtenderService::PrioritizePlain(std::string_view body) const {
 }
 
 HttpReply ExtenderService::Bind(std::string_view body) {
+  return Bind(body, nullptr);
+}
+
+HttpReply ExtenderService::Bind(std::string_view body,
+                                const std::function<Status()>& fence) {
   auto args = ParseBindingArgs(body);
   if (!args.ok()) {
     bind_failures_.WithLabels({"request"}).Increment();
     return BadRequest(args.status().message());
   }
   // ExtenderBindingResult has only the error text; the code is for us.
-  Status bound = BindPod(*args);
+  Status bound = BindPod(*args, fence);
   return Ok(EncodeBindingResult(bound.ok() ? "" : bound.message()));
 }
 
-Status ExtenderService::BindPod(const BindingArgs& args) {
+Status ExtenderService::BindPod(const BindingArgs& args,
+                                const std::function<Status()>& fence) {
   const std::string who = args.pod_namespace + "/" + args.pod_name;
   // Binds of one pod never interleave in this replica: a retry waits for
   // the first call's outcome, then sees the pod bound or its reservation.
@@ -348,6 +354,15 @@ Status ExtenderService::BindPod(const BindingArgs& args) {
     return ResourceExhaustedError("node " + args.node + ": " + refusal);
   }
 
+  if (fence) {
+    if (Status fenced = fence(); !fenced.ok()) {
+      cache_->Forget(usage.uid, ticket);
+      bind_failures_.WithLabels({"fenced"}).Increment();
+      spdlog::warn("pod {}: not bound: {}", who, fenced.message());
+      return Status(fenced.code(), "pod " + who + " not bound: " +
+                                       fenced.message() + "; nothing changed");
+    }
+  }
   // One write: the Binding carries the assignment annotations, and the API
   // server merges them into the pod as it sets spec.nodeName (docs/protocols.md
   // 3.5). A Binding that did not commit wrote nothing, so there is nothing

@@ -42,6 +42,7 @@
 #define GCUSHARE_EXTENDER_EXTENDER_SERVICE_H_
 
 #include <array>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -87,6 +88,11 @@ class ExtenderService {
   HttpReply Filter(std::string_view body) const;
   HttpReply Prioritize(std::string_view body) const;
   HttpReply Bind(std::string_view body);
+  // The same, with `fence` (may be null) asked right before the Binding is
+  // created, after the card(s) are chosen and reserved: a non-OK Status
+  // (e.g. this replica lost the right to bind) drops the reservation and
+  // answers that error without writing anything (docs/ha.md).
+  HttpReply Bind(std::string_view body, const std::function<Status()>& fence);
   // The plain-pod entry's prioritize (path /plain/prioritize; a second
   // scheduler extender entry without managedResources, so kube-scheduler
   // calls it for every pod): for a pod that asks for no GCU resource, the
@@ -115,7 +121,7 @@ class ExtenderService {
   // Error): FailedPrecondition/PermissionDenied for refusals that changed
   // nothing, ResourceExhausted when it no longer fits, the API's code when
   // the API server failed.
-  Status BindPod(const BindingArgs& args);
+  Status BindPod(const BindingArgs& args, const std::function<Status()>& fence);
   // The answer for a pod whose spec.nodeName is already `bound_node`:
   // success for a retry to the same node of a pod that holds its cards
   // there, otherwise an error. Changes nothing either way.

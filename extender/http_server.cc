@@ -115,6 +115,11 @@ HttpResponse ExtenderHttpServer::Route(const HttpRequest& req) {
       if (verb == "plain/prioritize") {
         return service_->PrioritizePlain(req.body);
       }
+      if (options_.bind) {
+        auto by = req.headers.find("x-gcushare-forwarded-by");
+        return options_.bind(req.body,
+                             by == req.headers.end() ? "" : by->second);
+      }
       return service_->Bind(req.body);
     });
   }
@@ -132,6 +137,11 @@ HttpResponse ExtenderHttpServer::Route(const HttpRequest& req) {
       return HttpReply{200, service_->InspectAll().dump(2) + "\n"};
     });
   }
+  if (inspect_node && path == "/inspect/leader" && options_.role) {
+    return Timed("inspect", [this] {
+      return HttpReply{200, options_.role().dump(2) + "\n"};
+    });
+  }
   if (inspect_node) {
     const std::string node(path.substr(kInspectNode.size()));
     return Timed("inspect", [this, &node] {
@@ -147,6 +157,9 @@ HttpResponse ExtenderHttpServer::Route(const HttpRequest& req) {
   }
   if (path == "/version") return Text(200, std::string(Version()));
   if (path == "/healthz") {
+    if (options_.draining && options_.draining()) {
+      return Text(503, "shutting down\n");
+    }
     return options_.ready() ? Text(200, "ok\n")
                             : Text(503, "cache not synced yet\n");
   }

@@ -3,6 +3,8 @@
 //   POST /filter, /prioritize, /bind   kube-scheduler's extender protocol
 //   POST /plain/prioritize             the plain-pod entry's prioritize
 //   GET  /inspect, /inspect/<node>     usage JSON (vendor manual shape)
+//   GET  /inspect/leader               this replica's leader-election role
+//                                      (with HttpServerOptions::role)
 //   GET  /version                      the version, plain text
 //   GET  /healthz                      200 "ok" once the cache has synced,
 //                                      503 before (the three verbs too)
@@ -27,6 +29,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "extender/extender_service.h"
 #include "extender/framed_http_server.h"
@@ -59,6 +62,16 @@ struct HttpServerOptions {
   // Whether the cache has synced (/healthz; until then filter,
   // prioritize and bind answer 503 and change nothing).
   std::function<bool()> ready = [] { return true; };
+  // Optional: true once the process is stopping; /healthz then answers 503
+  // (the readiness probe takes the replica out of the Service) while every
+  // verb goes on answering (docs/ha.md "Stopping").
+  std::function<bool()> draining;
+  // Optional (several replicas, docs/ha.md): answers /bind instead of the
+  // service, given the body and the X-GCUShare-Forwarded-By header ("" when
+  // absent); and the JSON served at GET /inspect/leader (404 when unset).
+  std::function<HttpReply(std::string_view body, std::string_view forwarded_by)>
+      bind;
+  std::function<nlohmann::ordered_json()> role;
 };
 
 class ExtenderHttpServer {

@@ -2,24 +2,35 @@
 // See extender/http_server.h for the endpoints and README.md for operation.
 #include <malloc.h>
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <cstdlib>
 #include <memory>
+#include <random>
+#include <thread>
 
 #include "base/clock.h"
 #include "contract/names.h"
 #include "daemon/daemon.h"
 #include "daemon/version.h"
 #include "extender/api_permissions.h"
+#include "extender/bind_router.h"
+#include "extender/binding_catch_up.h"
 #include "extender/cache_feed.h"
 #include "extender/cache_metrics.h"
 #include "extender/card_allocator.h"
 #include "extender/card_cache.h"
 #include "extender/extender_service.h"
 #include "extender/http_server.h"
+#include "extender/leader_metrics.h"
 #include "extender/node_resources.h"
 #include "extender/syscalls.h"
+#include "ha/go_duration.h"
+#include "ha/leader_elector.h"
 #include "kube/api_permissions.h"
 #include "kube/config.h"
+#include "kube/curl_http_client.h"
 #include "kube/curl_kube_client.h"
 #include "kube/event_queue.h"
 #include "kube/informer.h"
@@ -27,6 +38,115 @@
 
 namespace gcushare::extender {
 namespace {
+
+// Leader-election flags (docs/ha.md), Kubernetes' names and forms.
+struct HaFlags {
+  bool leader_elect = false;
+  std::string lease_duration = "4s";
+  std::string renew_deadline = "3s";
+  std::string retry_period = "500ms";
+  std::string lease_namespace;
+  std::string lease_name = std::string(contract::kExtenderName);
+  std::string advertise_url;
+  std::string shutdown_delay = "0s";
+  std::string forward_wait;  // "": lease duration + 1 s.
+};
+
+void AddHaFlags(CLI::App& app, HaFlags* flags) {
+  app.add_option("--leader-elect", flags->leader_elect,
+                 "run as one of several replicas: the holder of a "
+                 "coordination.k8s.io/v1 Lease makes every binding "
+                 "decision and the others forward /bind to it (docs/ha.md)")
+      ->capture_default_str();
+  app.add_option("--leader-elect-lease-duration", flags->lease_duration,
+                 "how long a follower waits, from its last sight of a "
+                 "renewal, before taking over a Lease (whole seconds)")
+      ->capture_default_str();
+  app.add_option("--leader-elect-renew-deadline", flags->renew_deadline,
+                 "how long the binder keeps binding without a successful "
+                 "renewal; below the lease duration")
+      ->capture_default_str();
+  app.add_option("--leader-elect-retry-period", flags->retry_period,
+                 "interval between attempts to take or renew the Lease")
+      ->capture_default_str();
+  app.add_option("--leader-elect-resource-namespace", flags->lease_namespace,
+                 "namespace of the Lease (default: $POD_NAMESPACE, else "
+                 "kube-system)");
+  app.add_option("--leader-elect-resource-name", flags->lease_name,
+                 "name of the Lease")
+      ->capture_default_str();
+  app.add_option("--advertise-url", flags->advertise_url,
+                 "URL at which the other replicas reach this one (default: "
+                 "http://$POD_IP:<port>, else the --address when it is one "
+                 "address, else http://<host name>:<port>)");
+  app.add_option("--bind-forward-wait", flags->forward_wait,
+                 "how long a bind waits for a reachable binder when the "
+                 "binder cannot be reached or none is elected (default: "
+                 "the lease duration + 1s, so a killed binder makes binds "
+                 "slow, not failed; keep below kube-scheduler's extender "
+                 "httpTimeout)");
+  app.add_option("--shutdown-delay-duration", flags->shutdown_delay,
+                 "on SIGTERM, how long to keep answering after leaving "
+                 "readiness (and handing the Lease over), so the Service "
+                 "stops sending here before the port closes")
+      ->capture_default_str();
+}
+
+std::string HostName() {
+  char name[256] = {0};
+  if (gethostname(name, sizeof(name) - 1) != 0) return "localhost";
+  return name;
+}
+
+// Unique per process: host name (the pod name) and 8 random hex digits.
+std::string NewIdentity() {
+  std::random_device random;
+  char suffix[16];
+  std::snprintf(suffix, sizeof(suffix), "%08x", random());
+  return HostName() + "_" + suffix;
+}
+
+// http://$POD_IP:<port>, else the listening address when it is one
+// address, else the host name.
+std::string DefaultUrl(const std::string& address, int port) {
+  const char* ip = std::getenv("POD_IP");
+  std::string host =
+      ip != nullptr && *ip ? ip
+      : (address != "0.0.0.0" && address != "::" && !address.empty())
+          ? address
+          : HostName();
+  if (host.find(':') != std::string::npos) host = "[" + host + "]";
+  return "http://" + host + ":" + std::to_string(port);
+}
+
+StatusOr<ha::LeaderElectionOptions> ElectionOptions(const HaFlags& flags,
+                                                    const std::string& address,
+                                                    int port) {
+  ha::LeaderElectionOptions options;
+  auto lease = ha::ParseGoDuration(flags.lease_duration);
+  auto renew = ha::ParseGoDuration(flags.renew_deadline);
+  auto retry = ha::ParseGoDuration(flags.retry_period);
+  for (const auto* parsed : {&lease, &renew, &retry}) {
+    if (!parsed->ok()) return parsed->status();
+  }
+  using std::chrono::duration_cast;
+  using std::chrono::milliseconds;
+  options.lease_duration = duration_cast<milliseconds>(*lease);
+  options.renew_deadline = duration_cast<milliseconds>(*renew);
+  options.retry_period = duration_cast<milliseconds>(*retry);
+  options.lease_namespace = flags.lease_namespace;
+  if (options.lease_namespace.empty()) {
+    const char* ns = std::getenv("POD_NAMESPACE");
+    options.lease_namespace = ns != nullptr && *ns ? ns : "kube-system";
+  }
+  options.lease_name = flags.lease_name;
+  options.identity = NewIdentity();
+  options.leader_url = flags.advertise_url;
+  if (options.leader_url.empty())
+    options.leader_url = DefaultUrl(address, port);
+  GCUSHARE_RETURN_IF_ERROR(ha::ValidateLeaderElection(options));
+  return options;
+}
 
 int Run(int argc, char** argv) {
   // No fastbins: decoding a list page frees thousands of small values, and
@@ -119,9 +239,13 @@ int Run(int argc, char** argv) {
       ->check(CLI::Range(8, 65536));
   app.add_option("--bind-requires-filter", bind_requires_filter,
                  "bind only pods this process filtered onto that node in "
-                 "the last 10 minutes (with several replicas, give the "
-                 "Service sessionAffinity ClientIP, as the chart does)")
+                 "the last 10 minutes (off with --leader-elect: the binder "
+                 "did not see the other replicas' filters; with several "
+                 "replicas without it, give the Service sessionAffinity "
+                 "ClientIP)")
       ->capture_default_str();
+  HaFlags ha_flags;
+  AddHaFlags(app, &ha_flags);
   if (auto code = daemon.ParseFlags(argc, argv)) return *code;
   if (auto s = daemon.StartLogging(); !s.ok()) return daemon.Fail(s);
 
@@ -170,11 +294,62 @@ int Run(int argc, char** argv) {
   pod_options.fields = PodFields();
   kube::Informer pods(&api, kube::Resource::Pods(), "", &pod_feed, pod_options);
 
+  auto shutdown_delay = ha::ParseGoDuration(ha_flags.shutdown_delay);
+  if (!shutdown_delay.ok()) return daemon.Fail(shutdown_delay.status());
+  std::unique_ptr<ha::LeaderElector> elector;
+  if (ha_flags.leader_elect) {
+    // The replica that binds is rarely the one that filtered: the filter
+    // record of one process cannot vouch for another's (docs/ha.md).
+    if (bind_requires_filter) {
+      spdlog::info(
+          "--leader-elect: --bind-requires-filter does not apply (the "
+          "binder did not see the other replicas' filters)");
+      bind_requires_filter = false;
+    }
+    auto election = ElectionOptions(ha_flags, address, port);
+    if (!election.ok()) return daemon.Fail(election.status());
+    elector = std::make_unique<ha::LeaderElector>(&api, &clock, *election);
+    RegisterLeaderMetrics(elector.get(), &registry);
+    spdlog::info(
+        "leader election on Lease {}/{} as {} ({}); lease {}, "
+        "renew deadline {}, retry {}",
+        election->lease_namespace, election->lease_name, election->identity,
+        election->leader_url, ha_flags.lease_duration, ha_flags.renew_deadline,
+        ha_flags.retry_period);
+  }
   FilterRecord filter_record(&clock, /*capacity=*/100000,
                              std::chrono::minutes(10));
   ExtenderService service(&cache, &api, &clock, *policy, &registry,
                           bind_requires_filter ? &filter_record : nullptr,
                           &resources, &history);
+  // Forwarded binds travel in the cluster network, plain HTTP as
+  // kube-scheduler's calls do.
+  kube::CurlHttpClientOptions forward_options;
+  forward_options.connect_timeout = std::chrono::milliseconds(1000);
+  forward_options.user_agent = client_options.http.user_agent;
+  kube::CurlHttpClient forward_http(kube::TlsConfig{}, forward_options);
+  BindRouterOptions router_options;
+  if (elector != nullptr) {
+    router_options.wait_for_leader =
+        elector->options().lease_duration + std::chrono::seconds(1);
+  }
+  if (!ha_flags.forward_wait.empty()) {
+    auto wait = ha::ParseGoDuration(ha_flags.forward_wait);
+    if (!wait.ok()) return daemon.Fail(wait.status());
+    router_options.wait_for_leader =
+        std::chrono::duration_cast<std::chrono::milliseconds>(*wait);
+  }
+  BindRouter router(
+      &service, elector.get(), &forward_http, &clock,
+      [&api, &cache]() -> Status {
+        auto added = CatchUpBindings(&api, &cache);
+        if (!added.ok()) return added.status();
+        spdlog::info("binder caught up: {} binding(s) not yet in the cache",
+                     *added);
+        return OkStatus();
+      },
+      &registry, router_options);
+  std::atomic<bool> draining{false};
   HttpServerOptions server_options;
   server_options.address = address;
   server_options.port = port;
@@ -192,8 +367,20 @@ int Run(int argc, char** argv) {
   server_options.ready = [&nodes, &pods] {
     return nodes.HasSynced() && pods.HasSynced();
   };
+  server_options.draining = [&draining] { return draining.load(); };
+  if (elector != nullptr) {
+    server_options.bind = [&router](std::string_view body,
+                                    std::string_view forwarded_by) {
+      return router.Bind(body, forwarded_by);
+    };
+  }
+  server_options.role = [&router] { return router.Role(); };
   ExtenderHttpServer server(&service, &registry, server_options);
   if (auto s = server.Start(); !s.ok()) return daemon.Fail(s);
+  if (elector != nullptr && ha_flags.advertise_url.empty() && port == 0) {
+    elector->SetLeaderUrl(
+        DefaultUrl(address, server.port()));  // Known only now.
+  }
   // Logged in the form tests and operators look for.
   spdlog::info("listening on http://{}:{}{}", address, server.port(),
                contract::kExtenderPathPrefix);
@@ -203,9 +390,31 @@ int Run(int argc, char** argv) {
   }
   nodes.Start();
   pods.Start();
+  base::Cancellation election_done;
+  std::thread election;
+  if (elector != nullptr) {
+    election = std::thread([&] { elector->Run(&election_done); });
+  }
 
   daemon.shutdown().Wait();
-  spdlog::info("stopping: HTTP server, then informers");
+  // Out of readiness first; the binder stops binding (waiting for the
+  // binds under way) and hands the Lease over, so a successor binds at its
+  // next retry; then this replica keeps answering (forwarding binds) until
+  // the Service has moved on (docs/ha.md "Stopping").
+  draining = true;
+  if (elector != nullptr) {
+    router.StopBinding();
+    if (Status s = elector->Resign(); !s.ok()) {
+      spdlog::warn("could not hand the Lease over: {}", s.message());
+    }
+  }
+  spdlog::info(
+      "stopping: answering for {} more, then HTTP server, "
+      "informers",
+      ha_flags.shutdown_delay);
+  clock.SleepFor(*shutdown_delay, nullptr);
+  election_done.Cancel();
+  if (election.joinable()) election.join();
   server.Stop();
   pods.Stop();
   nodes.Stop();

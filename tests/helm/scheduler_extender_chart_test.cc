@@ -47,8 +47,9 @@ TEST_F(SchedulerExtenderChartTest, ServiceReachesTheExtenderOn32766) {
   const YAML::Node port = svc["spec"]["ports"][0];
   EXPECT_EQ(port["port"].as<int>(0), 32766);
   EXPECT_EQ(port["targetPort"].as<std::string>(""), "http");
-  // Filter and bind of one pod reach the same replica.
-  EXPECT_EQ(svc["spec"]["sessionAffinity"].as<std::string>(""), "ClientIP");
+  // Several replicas (the default): any replica answers any verb, so the
+  // Service spreads the calls.
+  EXPECT_EQ(svc["spec"]["sessionAffinity"].as<std::string>(""), "None");
 
   YAML::Node deploy =
       FindObject(objects, "Deployment", "gcushare-scheduler-extender");
@@ -72,8 +73,7 @@ TEST_F(SchedulerExtenderChartTest, DefaultExtenderDeployment) {
   YAML::Node deploy =
       FindObject(objects, "Deployment", "gcushare-scheduler-extender");
   ASSERT_TRUE(deploy.IsMap());
-  EXPECT_EQ(deploy["spec"]["replicas"].as<int>(0), 1);
-  EXPECT_EQ(deploy["spec"]["strategy"]["type"].as<std::string>(""), "Recreate");
+  EXPECT_EQ(deploy["spec"]["replicas"].as<int>(0), 2);
   EXPECT_EQ(
       deploy["spec"]["template"]["spec"]["serviceAccountName"].as<std::string>(
           ""),
@@ -144,10 +144,29 @@ TEST_F(SchedulerExtenderChartTest, RbacIsLeastPrivilege) {
   ASSERT_TRUE(role.IsMap());
   // Exactly what the extender's code may call (enforced there at run
   // time by kube::PermissionCheckingKubeClient).
-  EXPECT_EQ(RolePermissions(role), extender::ExtenderApiPermissions());
+  EXPECT_EQ(RolePermissions(role), extender::ExtenderClusterPermissions());
   const std::string ns = kTestNamespace;
   EXPECT_EQ(SubjectsBoundTo(objects, "ClusterRoleBinding",
                             "gcushare-scheduler-extender"),
+            std::set<std::string>{ns + "/gcushare-scheduler-extender"});
+  // Leader election: its one Lease, by name, in its namespace.
+  YAML::Node lease_role = FindObject(
+      objects, "Role", "gcushare-scheduler-extender-leader-election");
+  ASSERT_TRUE(lease_role.IsMap());
+  EXPECT_EQ(lease_role["metadata"]["namespace"].as<std::string>(""), ns);
+  EXPECT_EQ(RolePermissions(lease_role), extender::ExtenderLeasePermissions());
+  for (const YAML::Node& rule : lease_role["rules"]) {
+    const std::vector<std::string> verbs = Strings(rule["verbs"]);
+    if (verbs == std::vector<std::string>{"create"}) {
+      // RBAC cannot limit create to a name.
+      EXPECT_FALSE(rule["resourceNames"].IsDefined());
+    } else {
+      EXPECT_EQ(Strings(rule["resourceNames"]),
+                std::vector<std::string>{"gcushare-scheduler-extender"});
+    }
+  }
+  EXPECT_EQ(SubjectsBoundTo(objects, "RoleBinding",
+                            "gcushare-scheduler-extender-leader-election"),
             std::set<std::string>{ns + "/gcushare-scheduler-extender"});
 
   // The config manager reads one Service, by name, in its namespace.
@@ -197,6 +216,138 @@ TEST_F(SchedulerExtenderChartTest, NonDefaultValues) {
             std::vector<std::string>{"gcu-ext"});
 }
 
+TEST_F(SchedulerExtenderChartTest, SeveralReplicasElectOneBinder) {
+  auto objects = Render();
+  YAML::Node deploy =
+      FindObject(objects, "Deployment", "gcushare-scheduler-extender");
+  ASSERT_TRUE(deploy.IsMap());
+  // A rolling update never takes a replica away before its successor is
+  // ready.
+  const YAML::Node strategy = deploy["spec"]["strategy"];
+  EXPECT_EQ(strategy["type"].as<std::string>(""), "RollingUpdate");
+  EXPECT_EQ(strategy["rollingUpdate"]["maxUnavailable"].as<int>(-1), 0);
+  EXPECT_EQ(strategy["rollingUpdate"]["maxSurge"].as<int>(0), 1);
+  // Replicas prefer different nodes.
+  const YAML::Node spec = deploy["spec"]["template"]["spec"];
+  const YAML::Node preferred =
+      spec["affinity"]["podAntiAffinity"]
+          ["preferredDuringSchedulingIgnoredDuringExecution"];
+  ASSERT_EQ(preferred.size(), 1u);
+  EXPECT_EQ(preferred[0]["podAffinityTerm"]["topologyKey"].as<std::string>(""),
+            "kubernetes.io/hostname");
+  EXPECT_EQ(preferred[0]["podAffinityTerm"]["labelSelector"]["matchLabels"]
+                     ["app.kubernetes.io/name"]
+                         .as<std::string>(""),
+            "gcushare-scheduler-extender");
+  EXPECT_FALSE(spec["affinity"]["podAntiAffinity"]
+                   ["requiredDuringSchedulingIgnoredDuringExecution"]
+                       .IsDefined());
+  YAML::Node c = FindContainer(deploy, "scheduler-extender");
+  std::vector<std::string> args = Strings(c["args"]);
+  EXPECT_THAT(args, Contains("--leader-elect=true"));
+  EXPECT_THAT(args, Contains(std::string("--leader-elect-resource-namespace=") +
+                             kTestNamespace));
+  EXPECT_THAT(args, Contains("--leader-elect-resource-name=gcushare-scheduler-"
+                             "extender"));
+  EXPECT_THAT(args, Contains("--leader-elect-lease-duration=4s"));
+  EXPECT_THAT(args, Contains("--leader-elect-renew-deadline=3s"));
+  EXPECT_THAT(args, Contains("--leader-elect-retry-period=500ms"));
+  EXPECT_THAT(args, Contains("--shutdown-delay-duration=5s"));
+  // The advertised URL comes from the pod IP.
+  bool pod_ip = false;
+  for (const YAML::Node& env : c["env"]) {
+    if (env["name"].as<std::string>("") == "POD_IP") {
+      pod_ip = env["valueFrom"]["fieldRef"]["fieldPath"].as<std::string>("") ==
+               "status.podIP";
+    }
+  }
+  EXPECT_TRUE(pod_ip);
+  // Readiness: out at once when stopping; the grace period covers the
+  // shutdown delay.
+  EXPECT_EQ(c["readinessProbe"]["periodSeconds"].as<int>(0), 1);
+  EXPECT_EQ(c["readinessProbe"]["failureThreshold"].as<int>(0), 1);
+  EXPECT_GT(spec["terminationGracePeriodSeconds"].as<int>(0), 5);
+  // Node drains take one replica at a time.
+  YAML::Node pdb =
+      FindObject(objects, "PodDisruptionBudget", "gcushare-scheduler-extender");
+  ASSERT_TRUE(pdb.IsMap());
+  EXPECT_EQ(pdb["metadata"]["namespace"].as<std::string>(""), kTestNamespace);
+  EXPECT_EQ(pdb["spec"]["maxUnavailable"].as<int>(0), 1);
+  EXPECT_EQ(pdb["spec"]["selector"]["matchLabels"]["app.kubernetes.io/name"]
+                .as<std::string>(""),
+            "gcushare-scheduler-extender");
+}
+
+TEST_F(SchedulerExtenderChartTest, OneReplicaRunsWithoutElection) {
+  auto objects = Render({"--set", "extender.replicas=1"});
+  YAML::Node deploy =
+      FindObject(objects, "Deployment", "gcushare-scheduler-extender");
+  ASSERT_TRUE(deploy.IsMap());
+  EXPECT_EQ(deploy["spec"]["replicas"].as<int>(0), 1);
+  EXPECT_EQ(deploy["spec"]["strategy"]["type"].as<std::string>(""), "Recreate");
+  YAML::Node c = FindContainer(deploy, "scheduler-extender");
+  for (const std::string& arg : Strings(c["args"])) {
+    EXPECT_THAT(arg, Not(HasSubstr("--leader-elect")));
+  }
+  EXPECT_FALSE(deploy["spec"]["template"]["spec"]["affinity"].IsDefined());
+  EXPECT_FALSE(
+      FindObject(objects, "PodDisruptionBudget", "gcushare-scheduler-extender")
+          .IsMap());
+  EXPECT_FALSE(
+      FindObject(objects, "Role", "gcushare-scheduler-extender-leader-election")
+          .IsMap());
+  YAML::Node svc =
+      FindObject(objects, "Service", "gcushare-scheduler-extender");
+  EXPECT_EQ(svc["spec"]["sessionAffinity"].as<std::string>(""), "ClientIP");
+}
+
+TEST_F(SchedulerExtenderChartTest, OwnAntiAffinityAndLeaseSettingsAreKept) {
+  auto objects =
+      Render({"--set", "extender.replicas=3", "--set",
+              "extender.affinity.podAntiAffinity."
+              "requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey="
+              "topology.kubernetes.io/zone",
+              "--set", "extender.leaderElection.leaseName=gcu-binder", "--set",
+              "extender.leaderElection.leaseDuration=15s"});
+  YAML::Node deploy =
+      FindObject(objects, "Deployment", "gcushare-scheduler-extender");
+  ASSERT_TRUE(deploy.IsMap());
+  EXPECT_EQ(deploy["spec"]["replicas"].as<int>(0), 3);
+  const YAML::Node anti =
+      deploy["spec"]["template"]["spec"]["affinity"]["podAntiAffinity"];
+  EXPECT_TRUE(
+      anti["requiredDuringSchedulingIgnoredDuringExecution"].IsDefined());
+  EXPECT_FALSE(
+      anti["preferredDuringSchedulingIgnoredDuringExecution"].IsDefined());
+  YAML::Node c = FindContainer(deploy, "scheduler-extender");
+  EXPECT_THAT(Strings(c["args"]),
+              Contains("--leader-elect-resource-name=gcu-binder"));
+  EXPECT_THAT(Strings(c["args"]),
+              Contains("--leader-elect-lease-duration=15s"));
+  YAML::Node role = FindObject(objects, "Role",
+                               "gcushare-scheduler-extender-leader-election");
+  ASSERT_TRUE(role.IsMap());
+  EXPECT_EQ(Strings(role["rules"][0]["resourceNames"]),
+            std::vector<std::string>{"gcu-binder"});
+}
+
+TEST_F(SchedulerExtenderChartTest, NetworkPolicyAdmitsTheOtherReplicas) {
+  auto objects = Render({"--set", "networkPolicy.enabled=true", "--set",
+                         "networkPolicy.schedulerCIDRs[0]=10.0.0.10/32"});
+  YAML::Node np =
+      FindObject(objects, "NetworkPolicy", "gcushare-scheduler-extender");
+  ASSERT_TRUE(np.IsMap());
+  bool replicas = false;
+  for (const YAML::Node& from : np["spec"]["ingress"][0]["from"]) {
+    if (!from["podSelector"].IsDefined()) continue;
+    if (from["podSelector"]["matchLabels"]["app.kubernetes.io/name"]
+            .as<std::string>("") == "gcushare-scheduler-extender") {
+      replicas = true;
+    }
+  }
+  EXPECT_TRUE(replicas) << "followers could not forward binds";
+}
+
 // The config manager adds the plain-pod entry by default; the chart
 // turns it off explicitly.
 TEST_F(SchedulerExtenderChartTest, RankPlainPodsFalseDropsThePlainEntry) {
@@ -220,7 +371,8 @@ TEST_F(SchedulerExtenderChartTest, ExplicitExtenderUrlNeedsNoRbac) {
       args,
       Contains("--extender-url=http://10.96.0.50:32766/gcushare-scheduler"));
   EXPECT_FALSE(FindObject(objects, "Role", "gcushare-config-manager").IsMap());
-  EXPECT_THAT(ObjectsOfKind(objects, "RoleBinding"), IsEmpty());
+  EXPECT_FALSE(
+      FindObject(objects, "RoleBinding", "gcushare-config-manager").IsMap());
 }
 
 TEST_F(SchedulerExtenderChartTest, ConfigManagerCanBeTurnedOff) {
@@ -231,7 +383,9 @@ TEST_F(SchedulerExtenderChartTest, ConfigManagerCanBeTurnedOff) {
       FindObject(objects, "DaemonSet", "gcushare-config-manager").IsMap());
   EXPECT_FALSE(
       FindObject(objects, "ServiceAccount", "gcushare-config-manager").IsMap());
-  EXPECT_THAT(ObjectsOfKind(objects, "Role"), IsEmpty());
+  // Only the extender's leader-election Role is left.
+  EXPECT_FALSE(FindObject(objects, "Role", "gcushare-config-manager").IsMap());
+  EXPECT_EQ(ObjectsOfKind(objects, "Role").size(), 1u);
 }
 
 TEST_F(SchedulerExtenderChartTest, SchemaRejectsBadValues) {
@@ -244,6 +398,11 @@ TEST_F(SchedulerExtenderChartTest, SchemaRejectsBadValues) {
       {"extender.serviceName=Bad_Name", "serviceName"},
       {"logLevel=chatty", "logLevel"},
       {"networkPolicy.schedulerCIDRs={10.0.0.1}", "schedulerCIDRs"},
+      {"extender.replicas=0", "replicas"},
+      {"extender.leaderElection.leaseDuration=4500ms", "leaseDuration"},
+      {"extender.leaderElection.retryPeriod=fast", "retryPeriod"},
+      {"extender.leaderElection.leaseName=Bad_Name", "leaseName"},
+      {"extender.shutdownDelaySeconds=-1", "shutdownDelaySeconds"},
   };
   for (const auto& [set, field] : cases) {
     auto result =
@@ -275,7 +434,8 @@ TEST_F(SchedulerExtenderChartTest, NetworkPolicyAdmitsOnlySchedulerAndScraper) {
   }
   ASSERT_EQ(policy["spec"]["ingress"].size(), 1u);
   const YAML::Node rule = policy["spec"]["ingress"][0];
-  ASSERT_EQ(rule["from"].size(), 3u);
+  // Then the other replicas (they forward binds to the binder).
+  ASSERT_EQ(rule["from"].size(), 4u);
   EXPECT_EQ(rule["from"][0]["ipBlock"]["cidr"].as<std::string>(""),
             "10.0.0.10/32");
   EXPECT_EQ(rule["from"][1]["ipBlock"]["cidr"].as<std::string>(""),
