@@ -94,4 +94,17 @@ SyscallAllowList UnixClientSyscalls() {
   return list;
 }
 
+SyscallAllowList KubeletPluginSyscalls(bool vendor_library,
+                                       bool metrics_endpoint) {
+  SyscallAllowList list = ProcessRuntimeSyscalls();
+  list.Add(RotatingLogSyscalls());
+  list.Add(FileReadSyscalls());
+  list.Add(AtomicFileWriteSyscalls());
+  list.Add(KubeClientSyscalls());
+  list.Add(GrpcUnixSyscalls());
+  if (vendor_library) list.Allow("ioctl");
+  if (metrics_endpoint) list.Add(HttpServerSyscalls());
+  return list;
+}
+
 }  // namespace gcushare

@@ -47,6 +47,15 @@ SyscallAllowList HttpServerSyscalls();
 // socket file. Sockets: AF_UNIX, AF_INET, AF_INET6.
 SyscallAllowList GrpcUnixSyscalls();
 
+// A node agent that serves the kubelet over gRPC on unix sockets and keeps
+// its state in files (gcushare-device-plugin, gcushare-dra-driver): the
+// runtime, the rotating log, file reads, atomic file writes, the kube
+// client and gRPC; with `vendor_library` (the efml card backend) any ioctl,
+// as libefml.so calls undocumented ones; with `metrics_endpoint` the HTTP
+// server's calls.
+SyscallAllowList KubeletPluginSyscalls(bool vendor_library,
+                                       bool metrics_endpoint);
+
 // A client of a unix socket that reconnects (the NRI ttrpc connection):
 // AF_UNIX sockets only.
 SyscallAllowList UnixClientSyscalls();

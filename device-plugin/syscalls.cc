@@ -6,15 +6,7 @@ namespace gcushare::deviceplugin {
 
 SyscallAllowList DevicePluginSyscalls(bool vendor_library,
                                       bool metrics_endpoint) {
-  SyscallAllowList list = ProcessRuntimeSyscalls();
-  list.Add(RotatingLogSyscalls());
-  list.Add(FileReadSyscalls());
-  list.Add(AtomicFileWriteSyscalls());
-  list.Add(KubeClientSyscalls());
-  list.Add(GrpcUnixSyscalls());
-  if (vendor_library) list.Allow("ioctl");
-  if (metrics_endpoint) list.Add(HttpServerSyscalls());
-  return list;
+  return KubeletPluginSyscalls(vendor_library, metrics_endpoint);
 }
 
 }  // namespace gcushare::deviceplugin

@@ -5,30 +5,20 @@
 #include <string>
 
 #include "dra-driver/slice_diff.h"
+#include "kube/json_fields.h"
 
 namespace gcushare::dra {
 namespace {
 
-const nlohmann::json* Find(const nlohmann::json& object,
-                           std::initializer_list<std::string_view> path) {
-  const nlohmann::json* node = &object;
-  for (std::string_view key : path) {
-    if (!node->is_object()) return nullptr;
-    auto it = node->find(key);
-    if (it == node->end()) return nullptr;
-    node = &*it;
-  }
-  return node;
-}
+using kube::FindPath;
 
 std::string PoolName(const nlohmann::json& slice) {
-  const nlohmann::json* name = Find(slice, {"spec", "pool", "name"});
-  return name != nullptr && name->is_string() ? name->get<std::string>() : "";
+  return kube::StringAt(slice, {"spec", "pool", "name"});
 }
 
 int64_t Generation(const nlohmann::json& slice) {
   const nlohmann::json* generation =
-      Find(slice, {"spec", "pool", "generation"});
+      FindPath(slice, {"spec", "pool", "generation"});
   return generation != nullptr && generation->is_number_integer()
              ? generation->get<int64_t>()
              : 0;
@@ -36,11 +26,11 @@ int64_t Generation(const nlohmann::json& slice) {
 
 // The first device's name, or "" for a slice without devices.
 std::string FirstDevice(const nlohmann::json& slice) {
-  const nlohmann::json* devices = Find(slice, {"spec", "devices"});
+  const nlohmann::json* devices = FindPath(slice, {"spec", "devices"});
   if (devices == nullptr || !devices->is_array() || devices->empty()) {
     return "";
   }
-  const nlohmann::json* name = Find((*devices)[0], {"name"});
+  const nlohmann::json* name = FindPath((*devices)[0], {"name"});
   return name != nullptr && name->is_string() ? name->get<std::string>() : "";
 }
 
@@ -58,13 +48,13 @@ SlicePlan PlanSlices(const std::vector<nlohmann::json>& desired,
   // Which desired slice holds each device ("" -> an empty slice).
   std::map<std::string, size_t> slice_of_device;
   for (size_t i = 0; i < desired.size(); ++i) {
-    const nlohmann::json* devices = Find(desired[i], {"spec", "devices"});
+    const nlohmann::json* devices = FindPath(desired[i], {"spec", "devices"});
     if (devices == nullptr || !devices->is_array() || devices->empty()) {
       slice_of_device.emplace("", i);
       continue;
     }
     for (const nlohmann::json& device : *devices) {
-      const nlohmann::json* name = Find(device, {"name"});
+      const nlohmann::json* name = FindPath(device, {"name"});
       if (name != nullptr && name->is_string()) {
         slice_of_device.emplace(name->get<std::string>(), i);
       }
@@ -111,7 +101,7 @@ SlicePlan PlanSlices(const std::vector<nlohmann::json>& desired,
     nlohmann::json update = *it->second;
     update["spec"] = want["spec"];
     if (const nlohmann::json* owners =
-            Find(want, {"metadata", "ownerReferences"})) {
+            FindPath(want, {"metadata", "ownerReferences"})) {
       update["metadata"]["ownerReferences"] = *owners;
     }
     plan.updates.push_back(std::move(update));
