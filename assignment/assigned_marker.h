@@ -12,7 +12,8 @@
 // (NotFound) or was re-created (the uid precondition fails: Aborted), the
 // patch is refused as invalid, or at Stop().
 // Marks pending at Stop() are lost (the other component marks the pod as
-// well when it hands out the card).
+// well when it hands out the card, and the device plugin, once restarted,
+// marks every pod of its node that runs unmarked: device-plugin/owed_mark.h).
 //
 // Ownership: borrows the client and the clock. Thread-safety: Mark(),
 // pending() and WaitIdle() from any thread; Start()/Stop() from one.
