@@ -45,8 +45,9 @@ class AssignedMarker {
   void Start() { queue_.Start(); }
   void Stop() { queue_.Stop(); }
   // Queues the mark of pod ns/name with `uid`, unless that pod's mark is
-  // pending or done already.
-  void Mark(std::string ns, std::string name, std::string uid);
+  // pending or done already; false when it was not queued (pending, done,
+  // or dropped: the queue is full).
+  bool Mark(std::string ns, std::string name, std::string uid);
   // Marks queued or being retried.
   size_t pending() const { return queue_.pending(); }
   // Waits until no mark is pending; false after `timeout`.

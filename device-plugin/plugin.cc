@@ -89,13 +89,15 @@ Status Plugin::Start() {
         client_, config_.node_name, clock_,
         [marker, node = config_.node_name](const nlohmann::json& pod) {
           std::optional<OwedMark> owed = FindOwedMark(pod, node);
-          if (!owed) return;
+          if (!owed ||
+              !marker->Mark(owed->namespace_name, owed->name, owed->uid)) {
+            return;  // Not owed, or its mark is queued or done already.
+          }
           spdlog::info(
               "pod {}/{} runs with its card but is not marked {}=true (the "
               "mark after its Allocate was lost, e.g. the plugin restarted): "
               "marking it",
               owed->namespace_name, owed->name, contract::kPodAssigned);
-          marker->Mark(owed->namespace_name, owed->name, owed->uid);
         });
     pods_->Start();
     efml::HealthMonitor* monitor = monitor_.get();
