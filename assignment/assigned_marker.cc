@@ -46,10 +46,10 @@ bool IsFinal(const Status& status) {
 
 }  // namespace
 
-void AssignedMarker::Mark(std::string ns, std::string name, std::string uid) {
+bool AssignedMarker::Mark(std::string ns, std::string name, std::string uid) {
   const std::string key = uid.empty() ? ns + "/" + name : uid;
-  queue_.Add(key, [this, ns = std::move(ns), name = std::move(name),
-                   uid = std::move(uid)] {
+  return queue_.Add(key, [this, ns = std::move(ns), name = std::move(name),
+                          uid = std::move(uid)] {
     Status status = Patch(client_, ns, name, uid);
     if (status.ok()) {
       spdlog::info("pod {}/{} marked {}=true", ns, name,

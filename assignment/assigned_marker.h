@@ -12,7 +12,8 @@
 // (NotFound) or was re-created (the uid precondition fails: Aborted), the
 // patch is refused as invalid, or at Stop().
 // Marks pending at Stop() are lost (the other component marks the pod as
-// well when it hands out the card).
+// well when it hands out the card, and the device plugin, once restarted,
+// marks every pod of its node that runs unmarked: device-plugin/owed_mark.h).
 //
 // Ownership: borrows the client and the clock. Thread-safety: Mark(),
 // pending() and WaitIdle() from any thread; Start()/Stop() from one.
@@ -44,8 +45,9 @@ class AssignedMarker {
   void Start() { queue_.Start(); }
   void Stop() { queue_.Stop(); }
   // Queues the mark of pod ns/name with `uid`, unless that pod's mark is
-  // pending or done already.
-  void Mark(std::string ns, std::string name, std::string uid);
+  // pending or done already; false when it was not queued (pending, done,
+  // or dropped: the queue is full).
+  bool Mark(std::string ns, std::string name, std::string uid);
   // Marks queued or being retried.
   size_t pending() const { return queue_.pending(); }
   // Waits until no mark is pending; false after `timeout`.

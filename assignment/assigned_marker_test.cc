@@ -90,13 +90,15 @@ TEST_F(AssignedMarkerTest, OneMarkPerPodNotPerContainer) {
   std::string uid = server_.CreatePod("default", "p")["metadata"]["uid"];
   AssignedMarker marker(client_.get(), &clock_,
                         {milliseconds(5), milliseconds(20), 2.0, 0.0});
-  for (int container = 0; container < 4; ++container) {
-    marker.Mark("default", "p", uid);  // Queued before the worker runs.
+  // Queued before the worker runs: once.
+  EXPECT_TRUE(marker.Mark("default", "p", uid));
+  for (int container = 1; container < 4; ++container) {
+    EXPECT_FALSE(marker.Mark("default", "p", uid));
   }
   marker.Start();
   ASSERT_TRUE(marker.WaitIdle(seconds(30)));
   for (int container = 0; container < 4; ++container) {
-    marker.Mark("default", "p", uid);  // After the mark: remembered.
+    EXPECT_FALSE(marker.Mark("default", "p", uid));  // Done: remembered.
   }
   ASSERT_TRUE(marker.WaitIdle(seconds(30)));
   marker.Stop();
@@ -125,8 +127,8 @@ TEST_F(AssignedMarkerTest, BoundedWhileTheApiServerFails) {
   AssignedMarker marker(client_.get(), &clock_,
                         {milliseconds(5), milliseconds(20), 2.0, 0.0},
                         /*capacity=*/1);
-  marker.Mark("default", "stuck", stuck);
-  marker.Mark("default", "a", a);  // Dropped: the stuck one fills it.
+  EXPECT_TRUE(marker.Mark("default", "stuck", stuck));
+  EXPECT_FALSE(marker.Mark("default", "a", a));  // Dropped: stuck fills it.
   EXPECT_EQ(marker.pending(), 1u);
   marker.Start();
   EXPECT_TRUE(WaitFor([&] { return Patches("stuck") >= 2; }));

@@ -1,5 +1,7 @@
 #include "contract/memory_unit.h"
 
+#include <limits>
+
 namespace gcushare::contract {
 
 std::string_view ValidMemoryUnits() { return "1, 0.1, 0.01, 0.001"; }
@@ -28,13 +30,19 @@ std::string MemoryUnit::ToString() const {
 }
 
 // One unit is thousandths_gib_ * 1024 / 1000 MiB; keep everything in
-// integers by scaling by 1000.
+// integers by scaling by 1000, in 128 bits so no product wraps.
 uint64_t MemoryUnit::UnitsInMib(uint64_t mib) const {
-  return mib * 1000 / (uint64_t{thousandths_gib_} * 1024);
+  // At most mib * 1000 / 1024: fits.
+  return static_cast<uint64_t>(static_cast<unsigned __int128>(mib) * 1000 /
+                               (uint64_t{thousandths_gib_} * 1024));
 }
 
 uint64_t MemoryUnit::MibOfUnits(uint64_t units) const {
-  return units * thousandths_gib_ * 1024 / 1000;
+  const unsigned __int128 mib =
+      static_cast<unsigned __int128>(units) * thousandths_gib_ * 1024 / 1000;
+  return mib > std::numeric_limits<uint64_t>::max()
+             ? std::numeric_limits<uint64_t>::max()
+             : static_cast<uint64_t>(mib);
 }
 
 }  // namespace gcushare::contract

@@ -31,10 +31,12 @@ class MemoryUnit {
   std::string ToString() const;
 
   // Whole units in `mib` MiB of card memory, rounded down (a card of
-  // 16384 MiB is 16 units at "1" and 160 at "0.1").
+  // 16384 MiB is 16 units at "1" and 160 at "0.1"). Exact for every uint64
+  // (no wrap on the way).
   uint64_t UnitsInMib(uint64_t mib) const;
 
-  // MiB in `units` units, rounded down (40 units at "0.1" = 4096 MiB).
+  // MiB in `units` units, rounded down (40 units at "0.1" = 4096 MiB);
+  // 2^64-1 when that many MiB pass a uint64 (never a wrapped number).
   uint64_t MibOfUnits(uint64_t units) const;
 
   friend bool operator==(MemoryUnit a, MemoryUnit b) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace gcushare::contract {
 namespace {
 
@@ -45,6 +47,21 @@ TEST(MemoryUnitTest, InvalidUnitsListValidOnes) {
     EXPECT_NE(unit.status().message().find("1, 0.1, 0.01, 0.001"),
               std::string::npos);
   }
+}
+
+// At the 64-bit limits: no product wraps on the way.
+TEST(MemoryUnitTest, SixtyFourBitLimits) {
+  constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+  auto one = MemoryUnit::Parse("1");
+  auto milli = MemoryUnit::Parse("0.001");
+  ASSERT_TRUE(one.ok() && milli.ok());
+  EXPECT_EQ(one->UnitsInMib(kMax), kMax / 1024);
+  EXPECT_EQ(milli->UnitsInMib(kMax), 18014398509481983999u);  // max*1000/1024
+  EXPECT_EQ(one->MibOfUnits(kMax / 1024), kMax / 1024 * 1024);
+  EXPECT_EQ(one->MibOfUnits(kMax / 1024 + 1), kMax);  // Past 2^64-1.
+  EXPECT_EQ(one->MibOfUnits(kMax), kMax);
+  EXPECT_EQ(milli->MibOfUnits(kMax), kMax);  // max * 1.024: past 2^64-1.
+  EXPECT_EQ(milli->MibOfUnits(18014398509481983999u), 18446744073709551614u);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "contract/pod_request.h"
 
 #include <algorithm>
+#include <limits>
 #include <string_view>
 
 #include "contract/names.h"
@@ -92,21 +93,37 @@ StatusOr<std::vector<ContainerRequest>> ReadContainers(
   return out;
 }
 
-uint64_t Effective(const std::vector<ContainerRequest>& init,
-                   const std::vector<ContainerRequest>& app,
-                   uint64_t ContainerRequest::*field) {
+// a + b, or false when the sum does not fit a uint64.
+bool Add(uint64_t a, uint64_t b, uint64_t* sum) {
+  if (a > std::numeric_limits<uint64_t>::max() - b) return false;
+  *sum = a + b;
+  return true;
+}
+
+// The effective request; InvalidArgument naming `resource` when a sum of
+// container amounts passes 2^64-1 (it would wrap to a small number: two
+// containers of 9223372036854775808 would ask for 0).
+StatusOr<uint64_t> Effective(const std::vector<ContainerRequest>& init,
+                             const std::vector<ContainerRequest>& app,
+                             uint64_t ContainerRequest::*field,
+                             std::string_view resource) {
+  const auto too_large = [&] {
+    return InvalidArgumentError(
+        std::string(resource) +
+        ": the containers' sum is too large (past 18446744073709551615)");
+  };
   uint64_t sidecars = 0;
   uint64_t init_peak = 0;
   for (const ContainerRequest& c : init) {
-    if (c.sidecar) {
-      sidecars += c.*field;
-      init_peak = std::max(init_peak, sidecars);
-    } else {
-      init_peak = std::max(init_peak, sidecars + c.*field);
-    }
+    uint64_t with = 0;
+    if (!Add(sidecars, c.*field, &with)) return too_large();
+    if (c.sidecar) sidecars = with;
+    init_peak = std::max(init_peak, with);
   }
   uint64_t running = sidecars;
-  for (const ContainerRequest& c : app) running += c.*field;
+  for (const ContainerRequest& c : app) {
+    if (!Add(running, c.*field, &running)) return too_large();
+  }
   return std::max(running, init_peak);
 }
 
@@ -123,8 +140,12 @@ StatusOr<PodRequest> ComputePodRequest(const nlohmann::json& pod) {
   GCUSHARE_ASSIGN_OR_RETURN(auto app,
                             ReadContainers(*spec, "containers", false));
   PodRequest request;
-  request.memory_units = Effective(init, app, &ContainerRequest::memory_units);
-  request.cards = Effective(init, app, &ContainerRequest::cards);
+  GCUSHARE_ASSIGN_OR_RETURN(
+      request.memory_units,
+      Effective(init, app, &ContainerRequest::memory_units, kResourceMemory));
+  GCUSHARE_ASSIGN_OR_RETURN(
+      request.cards,
+      Effective(init, app, &ContainerRequest::cards, kResourceCount));
   for (auto* list : {&init, &app}) {
     for (ContainerRequest& c : *list) {
       if (c.Wants()) request.containers.push_back(std::move(c));

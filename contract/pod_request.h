@@ -47,7 +47,9 @@ struct PodRequest {
 };
 
 // InvalidArgument naming the container and resource when a quantity is not
-// a whole non-negative number, or when the pod JSON is not shaped like a Pod.
+// a whole non-negative number, naming the resource when the effective
+// request passes 2^64-1 (never a wrapped sum), or when the pod JSON is not
+// shaped like a Pod.
 StatusOr<PodRequest> ComputePodRequest(const nlohmann::json& pod);
 
 // The fields of a pod ComputePodRequest reads, for a pruned parse

@@ -103,6 +103,41 @@ TEST(PodRequestTest, BadQuantityNamesContainerAndResource) {
   EXPECT_FALSE(ComputePodRequest(nlohmann::json{{"spec", 3}}).ok());
 }
 
+// Sums at the 64-bit limit: exact up to 2^64-1, an error past it, never a
+// wrapped sum (two containers of 2^63 used to ask for 0: no GCU at all).
+TEST(PodRequestTest, SumsAtTheSixtyFourBitLimit) {
+  auto r = ComputePodRequest(Pod({Container("a", "9223372036854775808"),
+                                  Container("b", "9223372036854775807")}));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->memory_units, 18446744073709551615u);
+  const nlohmann::json past[] = {
+      Pod({Container("a", "9223372036854775808"),
+           Container("b", "9223372036854775808")}),
+      Pod({Container("a", "18446744073709551615"), Container("b", "1")}),
+      Pod({Container("a", nullptr, "15Ei"), Container("b", nullptr, "1Ei")}),
+  };
+  for (const nlohmann::json& pod : past) {
+    auto bad = ComputePodRequest(pod);
+    ASSERT_FALSE(bad.ok()) << pod.dump();
+    EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(bad.status().message().find("too large"), std::string::npos)
+        << bad.status();
+  }
+  // A sidecar and a later init container, and a sidecar and the apps.
+  nlohmann::json sidecar = Container("proxy", "18446744073709551615");
+  sidecar["restartPolicy"] = "Always";
+  EXPECT_FALSE(ComputePodRequest(
+                   Pod({Container("app", "0")}, {sidecar, Container("i", "1")}))
+                   .ok());
+  EXPECT_FALSE(ComputePodRequest(Pod({Container("app", "1")}, {sidecar})).ok());
+  // An init container alone at the limit is fine: init peaks are a max.
+  r = ComputePodRequest(
+      Pod({Container("app", "5")}, {Container("i", "18446744073709551615"),
+                                    Container("j", "18446744073709551615")}));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->memory_units, 18446744073709551615u);
+}
+
 // Fields of another type than the API's read as absent: never an exception
 // (nlohmann's .value() throws type_error on them).
 TEST(PodRequestTest, FieldsOfAnotherTypeDoNotThrow) {

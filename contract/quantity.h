@@ -2,8 +2,17 @@
 //
 // Extended resources (enflame.com/gcu-memory, enflame.com/gcu-count) must be
 // whole numbers. ParseIntegerQuantity accepts the serialised forms a pod
-// spec can carry for a whole number: "4", "+4", "4k", "2Ki", "1e3", "1M",
-// "1500m" is rejected (1.5), "2000m" is 2. Pure function.
+// spec can carry for a whole number (apimachinery's resource.Quantity
+// grammar): "4", "+4", "4k", "2Ki", "1e3", "1E+3", "1M", "2000m" (2),
+// "2000000u", "1000000000n"; "1500m" is rejected (1.5). Negative zero
+// ("-0", "-0.0e5") is zero, as apimachinery reads it.
+//
+// Extremes: the value must fit a uint64 (18446744073709551615); a decimal
+// exponent must fit an int32 (apimachinery keeps it as int32 and silently
+// wraps a larger one: "1e4294967296" would read as 1 there, so it is an
+// error here, never a wrapped value). Zero is zero whatever its exponent
+// within that range ("0e2147483647"). Huge digit runs are read in linear
+// time. Pure function; never overflows (UBSan-clean at every input).
 #ifndef GCUSHARE_CONTRACT_QUANTITY_H_
 #define GCUSHARE_CONTRACT_QUANTITY_H_
 
@@ -15,7 +24,8 @@
 namespace gcushare::contract {
 
 // The value of `text` as a non-negative integer, or InvalidArgument naming
-// the text and why (malformed, fractional, negative, too large).
+// the text and why (malformed, fractional, negative, too large, exponent
+// out of range).
 StatusOr<uint64_t> ParseIntegerQuantity(std::string_view text);
 
 }  // namespace gcushare::contract

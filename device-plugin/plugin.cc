@@ -2,11 +2,14 @@
 
 #include <spdlog/spdlog.h>
 
+#include <optional>
+
 #include "cdi/builder.h"
 #include "cdi/writer.h"
 #include "contract/names.h"
 #include "device-plugin/device_ids.h"
 #include "device-plugin/device_plugin_service.h"
+#include "device-plugin/owed_mark.h"
 
 namespace gcushare::deviceplugin {
 
@@ -75,12 +78,29 @@ Status Plugin::Start() {
   if (!node_status) {
     lists_.Publish(std::make_shared<const v1beta1::ListAndWatchResponse>(
         BuildDeviceList(*inventory, config_.unit)));
-    pods_ = std::make_unique<KubePodSource>(client_, config_.node_name, clock_);
-    pods_->Start();
-    efml::HealthMonitor* monitor = monitor_.get();
     marker_ = std::make_unique<assignment::AssignedMarker>(
         client_, clock_, config_.node_backoff);
     marker_->Start();
+    // Marks a restart lost (owed_mark.h): from the first list on, every pod
+    // that runs with its card but unmarked is marked (once: the marker
+    // dedupes by uid).
+    assignment::AssignedMarker* marker = marker_.get();
+    pods_ = std::make_unique<KubePodSource>(
+        client_, config_.node_name, clock_,
+        [marker, node = config_.node_name](const nlohmann::json& pod) {
+          std::optional<OwedMark> owed = FindOwedMark(pod, node);
+          if (!owed ||
+              !marker->Mark(owed->namespace_name, owed->name, owed->uid)) {
+            return;  // Not owed, or its mark is queued or done already.
+          }
+          spdlog::info(
+              "pod {}/{} runs with its card but is not marked {}=true (the "
+              "mark after its Allocate was lost, e.g. the plugin restarted): "
+              "marking it",
+              owed->namespace_name, owed->name, contract::kPodAssigned);
+        });
+    pods_->Start();
+    efml::HealthMonitor* monitor = monitor_.get();
     allocator_ = std::make_unique<Allocator>(
         AllocatorOptions{
             config_.node_name, config_.unit,
@@ -140,8 +160,8 @@ void Plugin::Stop() {
   if (registration_) registration_->Stop();
   lists_.Close();
   if (server_) server_->Stop();
+  if (pods_) pods_->Stop();  // Before the marker its observer feeds.
   if (marker_) marker_->Stop();
-  if (pods_) pods_->Stop();
   if (node_sync_) node_sync_->Stop();
   started_ = false;
 }

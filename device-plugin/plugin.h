@@ -5,9 +5,10 @@
 //   2. writes the CDI spec (cdi/ builder + writer) to the CDI directory;
 //   3. publishes the node layout (NodeSync: gcu-count capacity, the
 //      annotations, and gcu-memory capacity in node-status mode);
-//   4. device-ID mode: watches the node's pods (for Allocate), serves the
-//      device plugin API on <dir>/<endpoint> and keeps it registered with
-//      kubelet (RegistrationLoop); node-status mode: none of this;
+//   4. device-ID mode: watches the node's pods (for Allocate, and to finish
+//      the assigned marks a restart lost: owed_mark.h), serves the device
+//      plugin API on <dir>/<endpoint> and keeps it registered with kubelet
+//      (RegistrationLoop); node-status mode: none of this;
 //   5. polls card health (efml::HealthMonitor); on every change it
 //      publishes the full device list again, rewrites the CDI spec and the
 //      node layout.
@@ -28,6 +29,7 @@
 #include <mutex>
 #include <string>
 
+#include "assignment/assigned_marker.h"
 #include "base/backoff.h"
 #include "base/clock.h"
 #include "contract/memory_unit.h"
@@ -93,7 +95,10 @@ class Plugin {
   const NodeSync& node_sync() const { return *node_sync_; }
   std::string socket_path() const;
   // The node's pods as Allocate sees them (device-ID mode; else null).
-  PodSource* pod_source() { return pods_.get(); }
+  KubePodSource* pod_source() { return pods_.get(); }
+  // The pods' assigned marks retried or finished in the background
+  // (device-ID mode; else null).
+  assignment::AssignedMarker* assigned_marker() { return marker_.get(); }
   // The device list last published to ListAndWatch (device-ID mode).
   DeviceListBroadcaster& device_lists() { return lists_; }
 

@@ -3,8 +3,10 @@
 namespace gcushare::deviceplugin {
 
 KubePodSource::KubePodSource(kube::KubeClient* client, std::string node,
-                             base::Clock* clock)
-    : client_(client), field_selector_("spec.nodeName=" + node) {
+                             base::Clock* clock, PodObserver observer)
+    : client_(client),
+      field_selector_("spec.nodeName=" + node),
+      observer_(std::move(observer)) {
   kube::InformerOptions options;
   options.field_selector = field_selector_;
   options.clock = clock;

@@ -107,6 +107,17 @@ events = [json.dumps({"type": "ADDED", "object": pod}, separators=(",", ":"))]
 events += [json.dumps({"type": "MODIFIED", "object": n}, separators=(",", ":")) for n in nodes]
 events.append('{"type":"BOOKMARK","object":{"kind":"Pod","metadata":{"resourceVersion":"12"}}}')
 put("watch_decoder", "events.jsonl", "\n".join(events) + "\n")
+
+# The filter body with quantities at their extremes (the old overflow).
+for name, memory, count in (("exp-min-frac", "1.5e-2147483648", "1e2147483648"),
+                            ("u64", "18446744073709551615", "-0"),
+                            ("i64-min", "-9223372036854775808", "9223372036854775807Ki")):
+    extreme = json.loads(json.dumps(args))
+    for c in extreme["Pod"]["spec"]["containers"]:
+        c["resources"]["limits"]["enflame.com/gcu-memory"] = memory
+        c["resources"]["requests"]["enflame.com/gcu-memory"] = memory
+        c["resources"]["limits"]["enflame.com/gcu-count"] = count
+    put("extender_args", "extreme-%s.json" % name, json.dumps(extreme))
 put("watch_decoder", "gone.jsonl",
     '{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure",'
     '"message":"too old resource version","reason":"Expired","code":410}}\n')
@@ -147,6 +158,12 @@ put("pod_annotations", "containers.json",
                 "enflame.com/gcu-device-assigned": "false",
                 "enflame.com/gcu-container-devices": '{"main":[2],"side":[3]}'}))
 put("pod_annotations", "captured.json", json.dumps(pod["metadata"].get("annotations", {})))
+put("pod_annotations", "extremes.json",
+    json.dumps({"enflame.com/gcu-device-id": "4294967296", "enflame.com/gcu-device-memory": "-0",
+                "enflame.com/gcu-device-memory-request": "18446744073709551616",
+                "enflame.com/gcu-device-assign-time": "-9223372036854775808",
+                "enflame.com/gcu-device-assigned": "false",
+                "enflame.com/gcu-container-devices": '{"main":[4294967295],"side":[-1]}'}))
 for name, text in (("one", "0"), ("two", "2,3"), ("eight", "0,1,2,3,4,5,6,7"), ("max", "4294967295")):
     put("card_list", name, text)
 put("node_cards", "two.json",
@@ -156,6 +173,15 @@ put("node_cards", "empty.json", "[]")
 
 for name, text in (("int", "4"), ("gi", "16Gi"), ("m", "100M"), ("k", "1k"), ("zero", "0"),
                    ("exp", "1e3"), ("milli", "1000m")):
+    put("quantity", name, text)
+# Numbers at their extremes: the int32 exponent edges (the old parser
+# overflowed an int on "1.5e-2147483648"), the 64-bit limits, -0, n/u.
+for name, text in (("exp-min-frac", "1.5e-2147483648"), ("exp-max", "1e2147483647"),
+                   ("exp-past-int32", "1e2147483648"), ("exp-zero-min", "0e-2147483648"),
+                   ("u64-max", "18446744073709551615"), ("u64-past", "18446744073709551616"),
+                   ("i64-min", "-9223372036854775808"), ("neg-zero", "-0"),
+                   ("nano", "1000000000n"), ("micro", "2000000u"), ("ei", "15Ei"),
+                   ("e308", "1e308"), ("e-308", "1e-308"), ("long", "0." + "0" * 300 + "1e301")):
     put("quantity", name, text)
 for name, text in (("zero", "0-0"), ("base36", "a-zz"), ("big", "1z-3w5e11264sgsf")):
     put("device_id", name, text)

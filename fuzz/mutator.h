@@ -1,6 +1,8 @@
 // Deterministic input mutator for the replay driver (replay_main.cc): a
 // small stand-in for libFuzzer's mutations (bit flips, byte edits, inserts,
-// erases, duplicated chunks, splices, dictionary tokens) driven by a seeded
+// erases, duplicated chunks, splices, dictionary tokens, and numbers
+// replaced by their extremes: 64-bit limits, -0, int32-edge exponents,
+// huge digit runs, quantity suffixes) driven by a seeded
 // xorshift generator, so a CI run is the same on every machine.
 
 #ifndef GCUSHARE_FUZZ_MUTATOR_H_

@@ -43,5 +43,19 @@ TEST(MutatorTest, SameSeedSameInputsAndTheyVary) {
   EXPECT_TRUE(saw_token);
 }
 
+// Numbers in an input get replaced by their extremes, whole: the campaigns'
+// replay reaches 64-bit limits and int32-edge exponents in every numeric
+// field, not only where a dictionary token happens to land.
+TEST(MutatorTest, ReplacesNumbersWithExtremes) {
+  const std::vector<std::string> corpus = {"{\"a\":12,\"b\":\"4Gi\"}"};
+  Mutator mutator(7, {});
+  std::set<std::string> seen;
+  for (int i = 0; i < 20000; ++i) seen.insert(mutator.Mutate(corpus));
+  EXPECT_TRUE(seen.count("{\"a\":18446744073709551615,\"b\":\"4Gi\"}"));
+  EXPECT_TRUE(seen.count("{\"a\":-9223372036854775808,\"b\":\"4Gi\"}"));
+  EXPECT_TRUE(seen.count("{\"a\":12,\"b\":\"1.5e-2147483648Gi\"}"));
+  EXPECT_TRUE(seen.count("{\"a\":-0,\"b\":\"4Gi\"}"));
+}
+
 }  // namespace
 }  // namespace gcushare::fuzz
