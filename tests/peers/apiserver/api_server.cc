@@ -16,7 +16,8 @@
 namespace gcushare::apiserver {
 namespace {
 
-// kube-apiserver v1.31.0's /version, indented as its WriteRawJSON does.
+// kube-apiserver v1.31.0's /version, indented as its WriteRawJSON does,
+// with the minor version in place of "31" (VersionJson()).
 constexpr char kVersionJson[] = R"({
   "major": "1",
   "minor": "31",
@@ -28,6 +29,14 @@ constexpr char kVersionJson[] = R"({
   "compiler": "gc",
   "platform": "linux/amd64"
 })";
+
+std::string VersionJson(int minor) {
+  std::string json = kVersionJson;
+  const std::string m = std::to_string(minor);
+  json.replace(json.find("\"31\""), 4, "\"" + m + "\"");
+  json.replace(json.find("v1.31.0"), 7, "v1." + m + ".0");
+  return json;
+}
 
 }  // namespace
 
@@ -54,8 +63,10 @@ StatusOr<std::unique_ptr<ApiServer>> ApiServer::Create(
     spdlog::info("state file {}: {} objects, resourceVersion {}",
                  options.state_file, state.objects.size(), state.rv);
   }
+  server->list_cost_ = std::make_unique<ListCost>(options.list_cost);
   HandlerContext ctx;
   ctx.store = server->store_.get();
+  ctx.list_cost = server->list_cost_.get();
   ctx.catalog = &server->catalog_;
   ctx.ids = &server->ids_;
   ctx.bookmark_interval = options.bookmark_interval;
@@ -195,7 +206,7 @@ void ApiServer::DispatchApi(const std::string& method,
                             httplib::Response& res) {
   if (method == "GET") {
     if (req.path == "/version") {
-      WriteJsonText(res, 200, kVersionJson);
+      WriteJsonText(res, 200, VersionJson(options_.version_minor));
       return;
     }
     if (req.path == "/healthz" || req.path == "/readyz" ||

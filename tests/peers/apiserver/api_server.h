@@ -2,7 +2,8 @@
 // object store (optionally journaled to a state file), and the handlers.
 //
 // Serves /api/v1 pods (with status and binding), nodes (with status) and
-// events, plus GET /version (kube-apiserver v1.31.0's JSON), /healthz,
+// events, plus GET /version (kube-apiserver v1.31.0's JSON, minor version
+// configurable), /healthz,
 // /livez and /readyz ("ok"). Any other path is a 404 Status. With a token,
 // every request lacking "Authorization: Bearer <token>" is a 401 Status; with
 // a token file, the accepted token is the file's content (surrounding white
@@ -37,6 +38,7 @@
 #include "tests/peers/apiserver/crud_handler.h"
 #include "tests/peers/apiserver/id_generator.h"
 #include "tests/peers/apiserver/journal.h"
+#include "tests/peers/apiserver/list_cost.h"
 #include "tests/peers/apiserver/list_handler.h"
 #include "tests/peers/apiserver/object_store.h"
 #include "tests/peers/apiserver/patch_handler.h"
@@ -79,6 +81,12 @@ struct ServerOptions {
   // handled as usual. Called concurrently from the worker threads.
   std::function<int(const std::string& method, const std::string& path)>
       fail_before_handle;
+  // What a list costs (list_cost.h); free by default.
+  ListCostOptions list_cost;
+  // The minor version /version reports (1.<minor>.0; the other fields stay
+  // v1.31.0's). Clients choose how to list by it; the stand-in serves the
+  // same API whatever it says.
+  int version_minor = 31;
 };
 
 class ApiServer {
@@ -97,6 +105,8 @@ class ApiServer {
   void Stop();
   int port() const { return port_; }
   ObjectStore& store() { return *store_; }
+  // The list cost model and its counts of list answers.
+  ListCost& list_cost() { return *list_cost_; }
 
  private:
   // httplib::Server with access to its listening socket.
@@ -119,6 +129,7 @@ class ApiServer {
   IdGenerator ids_;
   std::unique_ptr<Journal> journal_;
   std::unique_ptr<ObjectStore> store_;
+  std::unique_ptr<ListCost> list_cost_;
   std::unique_ptr<CrudHandler> crud_;
   std::unique_ptr<ListHandler> list_;
   std::unique_ptr<PatchHandler> patch_;

@@ -111,6 +111,12 @@ void ListHandler::List(const ApiPath& path, const ListOptions& options,
   std::string body = "{\"kind\":\"" + kind.list_kind +
                      "\",\"apiVersion\":\"v1\",\"metadata\":" + DumpJson(meta) +
                      ",\"items\":[" + body_items + "]}\n";
+  if (ctx_.list_cost != nullptr) {
+    ctx_.list_cost->Charge(
+        ListSourceOf(options.resource_version, options.resource_version_match,
+                     options.limit, !options.continue_token.empty()),
+        body.size());
+  }
   WriteJsonText(res, 200, body);
 }
 
