@@ -169,6 +169,12 @@ StatusOr<nlohmann::json> CurlKubeClient::Get(const Resource& resource,
   return Call("GET", resource.ObjectPath(ns, name), std::nullopt, "", nullptr);
 }
 
+StatusOr<ServerVersion> CurlKubeClient::GetServerVersion() {
+  GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json version,
+                            Call("GET", "/version", std::nullopt, "", nullptr));
+  return ParseServerVersion(version);
+}
+
 StatusOr<ObjectList> CurlKubeClient::List(const Resource& resource,
                                           std::string_view ns,
                                           const ListOptions& options) {

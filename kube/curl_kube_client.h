@@ -30,6 +30,7 @@
 #include "kube/http_client.h"
 #include "kube/kube_client.h"
 #include "kube/retrying_http_client.h"
+#include "kube/server_version.h"
 #include "kube/token_source.h"
 
 namespace gcushare::kube {
@@ -98,6 +99,9 @@ class CurlKubeClient : public KubeClient {
       std::string_view ns, const ObjectReference& involved,
       std::string_view type, std::string_view reason, std::string_view message,
       std::string_view reporting_component) override;
+
+  // GET /version.
+  StatusOr<ServerVersion> GetServerVersion();
 
   const std::string& server() const { return server_; }
 

@@ -37,16 +37,6 @@ bool RefusedResourceVersion(const Status& status) {
 
 }  // namespace
 
-std::string_view ListFormName(ListForm form) {
-  switch (form) {
-    case ListForm::kWatchCache:
-      return "watch cache";
-    case ListForm::kConsistentPaged:
-      return "consistent paged";
-  }
-  return "?";
-}
-
 Informer::Informer(KubeClient* client, Resource resource, std::string ns,
                    InformerHandler* handler, InformerOptions options)
     : client_(client),

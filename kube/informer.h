@@ -58,6 +58,7 @@
 #include "base/clock.h"
 #include "json/field_tree.h"
 #include "kube/kube_client.h"
+#include "kube/list_form.h"
 #include "kube/resource.h"
 #include "status/status.h"
 
@@ -95,23 +96,10 @@ class InformerHandler {
   virtual void OnRelistSize(size_t /*expected*/) {}
 };
 
-// How an Informer lists (see above; docs/startup.md).
-enum class ListForm {
-  // resourceVersion=0, then the last one seen, unpaged: from the API
-  // server's watch cache (client-go's reflector).
-  kWatchCache,
-  // Every list a consistent read (no resourceVersion) paged by page_size:
-  // quorum reads from etcd, page after page, on servers before 1.31.
-  kConsistentPaged,
-};
-
-// "watch cache" / "consistent paged".
-std::string_view ListFormName(ListForm form);
-
 struct InformerOptions {
   std::string label_selector;
   std::string field_selector;
-  ListForm list_form = ListForm::kWatchCache;
+  ListForm list_form = ListForm::kWatchCache;  // kube/list_form.h
   // List page size (limit) of consistent lists.
   int64_t page_size = 500;
   int64_t watch_timeout_seconds = 300;  // Sent as timeoutSeconds.
