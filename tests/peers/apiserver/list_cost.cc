@@ -47,8 +47,9 @@ std::chrono::nanoseconds ListCost::CostOf(ListSource source,
   return std::chrono::nanoseconds(static_cast<int64_t>(ms * 1e6));
 }
 
-void ListCost::Charge(ListSource source, size_t bytes) {
-  const std::chrono::nanoseconds cost = CostOf(source, bytes);
+void ListCost::Charge(ListSource source, size_t bytes,
+                      std::chrono::nanoseconds spent) {
+  const std::chrono::nanoseconds cost = CostOf(source, bytes) - spent;
   std::unique_lock<std::mutex> lock(mu_);
   Counts& counts = counts_[static_cast<int>(source)];
   ++counts.requests;

@@ -74,8 +74,11 @@ class ListCost {
   std::chrono::nanoseconds CostOf(ListSource source, size_t bytes) const;
 
   // Counts the answer, then (when it costs anything) waits for a slot and
-  // sleeps its cost. Called by the list handler before it writes.
-  void Charge(ListSource source, size_t bytes);
+  // sleeps its cost less `spent`, the time the stand-in already took to
+  // build the answer (the measured cost included the real server's own
+  // work). Called by the list handler before it writes.
+  void Charge(ListSource source, size_t bytes,
+              std::chrono::nanoseconds spent = std::chrono::nanoseconds(0));
 
   struct Counts {
     uint64_t requests = 0;
