@@ -281,7 +281,7 @@ TEST_F(CurlKubeClientTest, UnpagedListIsDecodedAsItStreamsIn) {
   auto feed = std::make_shared<ChunkFeed>();
   nlohmann::json p1 = Pod("a", "p1", "1");
   p1["metadata"]["labels"] = {{"app", "x"}, {"big", std::string(300, 'y')}};
-  feed->PushBytewise(PodList({p1, Pod("b", "p2", "2")}, "77").dump());
+  feed->PushBytewise(PodList({p1, Pod("b", "p2", "2")}, "77"));
   feed->End();
   ServeWatch("/api/v1/pods", feed);  // Streams whatever the request.
   server_.Start();

@@ -1,6 +1,7 @@
 #include "kube/list_splitter.h"
 
 #include <array>
+#include <cstring>
 #include <utility>
 
 namespace gcushare::kube {
@@ -14,6 +15,7 @@ constexpr std::array<bool, 256> MakeTable(std::string_view chars) {
 }
 constexpr std::array<bool, 256> kStructural = MakeTable("\"{}[],:");
 constexpr std::array<bool, 256> kStringEnd = MakeTable("\"\\");
+constexpr std::array<bool, 256> kItemStructural = MakeTable("\"{}[]");
 
 bool IsSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
@@ -30,7 +32,11 @@ Status ListSplitter::Feed(std::string_view bytes, const ItemCallback& item) {
   size_t i = 0;
   const size_t n = bytes.size();
   while (i < n) {
-    std::string& out = in_item_ ? item_ : rest_;
+    if (in_item_) {
+      GCUSHARE_RETURN_IF_ERROR(ScanItem(bytes, &i, item));
+      continue;
+    }
+    std::string& out = rest_;
     if (in_string_) {
       if (escaped_) {
         escaped_ = false;
@@ -73,9 +79,13 @@ Status ListSplitter::Feed(std::string_view bytes, const ItemCallback& item) {
       if (c == '{') {
         in_item_ = true;
         item_.clear();
-        item_.push_back(c);
+        item_start_ = i;
         ++depth_;
         if (depth_ > max_depth_) return Fail("nested too deep");
+        ++i;
+        ++offset_;
+        GCUSHARE_RETURN_IF_ERROR(ScanItem(bytes, &i, item));
+        continue;
       } else if (c == ']') {
         in_items_ = false;
         --depth_;
@@ -139,16 +149,80 @@ Status ListSplitter::Feed(std::string_view bytes, const ItemCallback& item) {
       default:  // '}' or ']'
         --depth_;
         out.push_back(c);
-        if (in_item_ && depth_ == 2) {
-          in_item_ = false;
-          ++items_;
-          item(item_);
-        } else if (depth_ == 0) {
+        if (depth_ == 0) {
           done_ = true;
         }
         break;
     }
   }
+  return OkStatus();
+}
+
+Status ListSplitter::ScanItem(std::string_view bytes, size_t* at,
+                              const ItemCallback& item) {
+  const char* const base = bytes.data();
+  const size_t n = bytes.size();
+  size_t i = *at;
+  // The opening brace was consumed by Feed() (item_start_ points at it in
+  // this call, item_ is empty), or the item continues from an earlier call
+  // (item_ holds its start).
+  while (i < n) {
+    if (in_string_) {
+      if (escaped_) {
+        escaped_ = false;
+        ++i;
+        continue;
+      }
+      const char* quote =
+          static_cast<const char*>(std::memchr(base + i, '"', n - i));
+      const size_t stop = quote == nullptr ? n : quote - base;
+      // The run of backslashes just before `stop` (within [i, stop)):
+      // an odd run escapes what follows it.
+      size_t run = 0;
+      while (run < stop - i && base[stop - 1 - run] == '\\') ++run;
+      if (quote == nullptr) {
+        escaped_ = run % 2 == 1;
+        i = n;
+        break;
+      }
+      i = stop + 1;
+      if (run % 2 == 0) in_string_ = false;
+      continue;
+    }
+    while (i < n && !kItemStructural[static_cast<unsigned char>(base[i])]) {
+      ++i;
+    }
+    if (i == n) break;
+    const char c = base[i++];
+    if (c == '"') {
+      in_string_ = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth_ > max_depth_) {
+        offset_ += i - *at;
+        *at = i;
+        return Fail("nested too deep");
+      }
+    } else if (--depth_ == 2) {  // '}' or ']' closing the item.
+      in_item_ = false;
+      ++items_;
+      if (item_.empty()) {
+        item(bytes.substr(item_start_, i - item_start_));
+      } else {
+        item_.append(base, i);
+        item(item_);
+        item_.clear();
+      }
+      break;
+    }
+  }
+  if (in_item_) {
+    // The item continues in the next call: keep what it has so far.
+    const size_t from = item_.empty() ? item_start_ : 0;
+    item_.append(base + from, n - from);
+    item_start_ = 0;
+  }
+  offset_ += i - *at;
+  *at = i;
   return OkStatus();
 }
 

@@ -44,6 +44,10 @@ class ListSplitter {
 
  private:
   Status Fail(std::string problem);
+  // Scans bytes[*i, n) inside an item (the fast path: memchr for string
+  // ends, no copy unless the item spans Feed() calls); returns at the end
+  // of the bytes or after the item's closing brace (handed over).
+  Status ScanItem(std::string_view bytes, size_t* i, const ItemCallback& item);
 
   const int max_depth_;
   Status error_;
@@ -59,7 +63,8 @@ class ListSplitter {
   bool expect_key_ = false;  // Depth 1, where a key may start.
   std::string key_;          // The depth-1 key last read.
   std::string rest_;         // The root without the items' elements.
-  std::string item_;         // The element being read.
+  std::string item_;         // The element's start, when it spans calls.
+  size_t item_start_ = 0;    // Where the element starts in this Feed().
 };
 
 }  // namespace gcushare::kube
