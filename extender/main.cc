@@ -34,6 +34,7 @@
 #include "kube/curl_kube_client.h"
 #include "kube/event_queue.h"
 #include "kube/informer.h"
+#include "kube/list_form.h"
 #include "metrics/registry.h"
 
 namespace gcushare::extender {
@@ -180,6 +181,7 @@ int Run(int argc, char** argv) {
   int max_body_mib = 8;
   int max_buffered_mib = 32;
   int max_connections = 512;
+  std::string list_form_text = "auto";
   app.add_option("--kubeconfig", kubeconfig,
                  "kubeconfig file for the API server; absent: the in-cluster "
                  "service account configuration");
@@ -246,6 +248,13 @@ int Run(int argc, char** argv) {
       ->capture_default_str();
   HaFlags ha_flags;
   AddHaFlags(app, &ha_flags);
+  app.add_option("--list-form", list_form_text,
+                 "how the informers list nodes and pods: auto (by the API "
+                 "server's version), watch-cache (resourceVersion=0, whole, "
+                 "as client-go) or consistent-paged (quorum reads, 500 a "
+                 "page); docs/startup.md")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "watch-cache", "consistent-paged"}));
   if (auto code = daemon.ParseFlags(argc, argv)) return *code;
   if (auto s = daemon.StartLogging(); !s.ok()) return daemon.Fail(s);
 
@@ -259,6 +268,21 @@ int Run(int argc, char** argv) {
   auto client = kube::CurlKubeClient::Create(*config, client_options);
   if (!client.ok()) return daemon.Fail(client.status());
   spdlog::info("API server {}; policy {}", config->server, policy_text);
+  kube::ListForm list_form = kube::ListForm::kWatchCache;
+  if (list_form_text == "auto") {
+    auto version = (*client)->GetServerVersion();
+    if (version.ok()) {
+      list_form = kube::ChooseListForm(*version);
+      spdlog::info("API server version {}.{}: lists from the {}",
+                   version->major, version->minor,
+                   kube::ListFormName(list_form));
+    } else {
+      spdlog::warn("API server version unknown ({}): lists from the {}",
+                   version.status().ToString(), kube::ListFormName(list_form));
+    }
+  } else {
+    list_form = *kube::ParseListForm(list_form_text);
+  }
   kube::PermissionCheckingKubeClient api(client->get(),
                                          std::string(contract::kExtenderName),
                                          ExtenderApiPermissions());
@@ -280,6 +304,7 @@ int Run(int argc, char** argv) {
   kube::InformerOptions node_options;
   node_options.label_selector = std::string(contract::kSharingNodeLabel) + "=" +
                                 std::string(contract::kSharingNodeLabelValue);
+  node_options.list_form = list_form;
   node_options.transform = NodeKeptForm;
   node_options.fields = NodeFields();
   kube::Informer nodes(&api, kube::Resource::Nodes(), "", &node_feed,
@@ -292,6 +317,7 @@ int Run(int argc, char** argv) {
     return pod_feed.KeptForm(pod);  // Hands its request on to pod_feed.
   };
   pod_options.fields = PodFields();
+  pod_options.list_form = list_form;
   kube::Informer pods(&api, kube::Resource::Pods(), "", &pod_feed, pod_options);
 
   auto shutdown_delay = ha::ParseGoDuration(ha_flags.shutdown_delay);

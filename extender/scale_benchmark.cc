@@ -5,7 +5,10 @@
 // the way kube-scheduler drives it (keep-alive, Accept-Encoding: gzip,
 // nodeCacheCapable: 500 node names per request). Prints one table:
 //   - ready: process start to /healthz 200 (both informers synced), and
-//     the CPU the extender and the stand-in spent until then;
+//     the CPU the extender and the stand-in spent until then, with the
+//     stand-in costing lists as kube-apiserver 1.26 does (list_cost.h;
+//     --list-cost=free for the old free lists), and the list requests and
+//     bytes the start-up cost it, per source (watch cache, etcd);
 //   - RSS: VmRSS and VmHWM of the extender after sync and at the end;
 //   - filter and prioritize p50/p99 at 1 and 4 connections, and the
 //     extender's CPU per request (utime+stime deltas of /proc/<pid>/stat);
@@ -45,6 +48,7 @@
 #include "testing/scratch_dir.h"
 #include "testing/subprocess.h"
 #include "tests/extender/harness.h"
+#include "tests/peers/apiserver/list_cost.h"
 #include "tests/peers/apiserver/testing/test_server.h"
 
 namespace gcushare::extender {
@@ -385,6 +389,9 @@ int Main(int argc, char** argv) {
   int rounds = 2000;
   int binds = 200;
   int cycles = 1000;  // Pods scheduled by the cycle rows (half at 1, half 4).
+  std::string list_cost = "kube-apiserver-1.26";
+  std::string list_form = "auto";
+  int version_minor = 26;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char* flag) -> int {
@@ -402,17 +409,31 @@ int Main(int argc, char** argv) {
       binds = value("--binds=");
     } else if (arg.rfind("--cycles=", 0) == 0) {
       cycles = value("--cycles=");
+    } else if (arg == "--list-cost=free" ||
+               arg == "--list-cost=kube-apiserver-1.26") {
+      list_cost = arg.substr(std::string("--list-cost=").size());
+    } else if (arg == "--list-form=auto" || arg == "--list-form=watch-cache" ||
+               arg == "--list-form=consistent-paged") {
+      list_form = arg.substr(std::string("--list-form=").size());
+    } else if (arg.rfind("--version-minor=", 0) == 0) {
+      version_minor = value("--version-minor=");
     } else {
       std::fprintf(stderr,
                    "usage: scale_benchmark [--nodes=N] [--gcu-pods=N] "
                    "[--plain-pods=N] [--rounds=N] [--binds=N] "
-                   "[--cycles=N]\n");
+                   "[--cycles=N] [--list-cost=free|kube-apiserver-1.26] "
+                   "[--list-form=auto|watch-cache|consistent-paged] "
+                   "[--version-minor=N]\n");
       return 2;
     }
   }
 
   apiserver::ServerOptions api_options;
   api_options.threads = 64;
+  if (list_cost == "kube-apiserver-1.26") {
+    api_options.list_cost = apiserver::KubeApiserver126();
+  }
+  api_options.kube_version = "v1." + std::to_string(version_minor) + ".0";
   apiserver::testing::TestServer api(api_options);
   auto fill_start = Clock::now();
   if (Status s = testing::FillScaleCluster(spec, api.server().store());
@@ -442,8 +463,8 @@ int Main(int argc, char** argv) {
        "exec " + Wrapper() +
            gcushare::testing::RunfilePath(
                "extender/gcushare-scheduler-extender") +
-           " --kubeconfig=" + kubeconfig +
-           " --address=127.0.0.1 --port=" + std::to_string(port) +
+           " --kubeconfig=" + kubeconfig + " --address=127.0.0.1 --port=" +
+           std::to_string(port) + " --list-form=" + list_form +
            " --log-dir=" + dir.path() + " >" + log + " 2>&1"});
   if (!started.ok()) {
     std::fprintf(stderr, "%s\n", started.ToString().c_str());
@@ -478,6 +499,11 @@ int Main(int argc, char** argv) {
   // process's (the stand-in serving the lists).
   const double startup_cpu_s = CpuSeconds(pid);
   const double stand_in_cpu_s = CpuSeconds(getpid()) - cpu_before_start;
+  // What the start-up's lists cost the stand-in (a relist costs the same).
+  const apiserver::ListCost::Counts from_cache =
+      api.server().list_cost().counts(apiserver::ListSource::kWatchCache);
+  const apiserver::ListCost::Counts from_etcd =
+      api.server().list_cost().counts(apiserver::ListSource::kEtcd);
 
   // A pending pod like kube-scheduler sends it, and 500 candidates.
   json pod =
@@ -680,11 +706,18 @@ int Main(int argc, char** argv) {
   std::printf(
       "\nready (start to /healthz 200): %.2f s; CPU until then: extender "
       "%.2f s, stand-in %.2f s\n"
+      "lists until ready (list cost %s, list form %s, server 1.%d): watch "
+      "cache %llu requests %.1f MB, etcd %llu requests %.1f MB\n"
       "extender RSS after sync: VmRSS %ld MiB, VmHWM %ld MiB\n"
       "extender RSS at the end: VmRSS %ld MiB, VmHWM %ld MiB\n"
       "cards over their memory after the binds: %d (of %zu in use)\n"
       "stand-in pods: %zu bytes of JSON each on average\n",
-      ready_s, startup_cpu_s, stand_in_cpu_s, synced.rss_kib / 1024,
+      ready_s, startup_cpu_s, stand_in_cpu_s, list_cost.c_str(),
+      list_form.c_str(), version_minor,
+      static_cast<unsigned long long>(from_cache.requests),
+      static_cast<double>(from_cache.bytes) / 1e6,
+      static_cast<unsigned long long>(from_etcd.requests),
+      static_cast<double>(from_etcd.bytes) / 1e6, synced.rss_kib / 1024,
       synced.hwm_kib / 1024, end.rss_kib / 1024, end.hwm_kib / 1024,
       overcommitted, per_card.size(),
       snapshot.ok() && !snapshot->items.empty()

@@ -13,6 +13,7 @@
 #include "kube/event.h"
 #include "kube/fetch_ahead.h"
 #include "kube/json_fields.h"
+#include "kube/list_splitter.h"
 #include "kube/watch_decoder.h"
 
 namespace gcushare::kube {
@@ -168,6 +169,12 @@ StatusOr<nlohmann::json> CurlKubeClient::Get(const Resource& resource,
   return Call("GET", resource.ObjectPath(ns, name), std::nullopt, "", nullptr);
 }
 
+StatusOr<ServerVersion> CurlKubeClient::GetServerVersion() {
+  GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json version,
+                            Call("GET", "/version", std::nullopt, "", nullptr));
+  return ParseServerVersion(version);
+}
+
 StatusOr<ObjectList> CurlKubeClient::List(const Resource& resource,
                                           std::string_view ns,
                                           const ListOptions& options) {
@@ -206,6 +213,12 @@ StatusOr<std::string> CurlKubeClient::ListEach(const Resource& resource,
     }
     return resource.CollectionPath(ns) + query.Encode();
   };
+  if (options.limit <= 0) {
+    static const json::FieldTree kWhole;
+    return ListStreamed(resource, page_path(""), options,
+                        options.fields != nullptr ? *options.fields : kWhole,
+                        each);
+  }
   // The next page, fetched while this one is decoded and handed over.
   std::unique_ptr<FetchAhead<FetchedPage>> ahead;
   std::string resource_version;
@@ -269,6 +282,55 @@ StatusOr<std::string> CurlKubeClient::ListEach(const Resource& resource,
     continue_token = StringAt(page, {"metadata", "continue"});
   } while (!continue_token.empty());
   return resource_version;
+}
+
+StatusOr<std::string> CurlKubeClient::ListStreamed(
+    const Resource& resource, const std::string& path,
+    const ListOptions& options, const json::FieldTree& item_fields,
+    const ListItemCallback& each) {
+  HttpRequest request;
+  request.method = "GET";
+  request.url = server_ + path;
+  request.cancel = options.cancel;
+  ListSplitter splitter;
+  json::PrunedParser parser;  // Its buffers serve every item.
+  Status decode_error;
+  request.on_body = [&](std::string_view bytes) {
+    Status fed = splitter.Feed(bytes, [&](std::string_view item) {
+      if (!decode_error.ok()) return;
+      StatusOr<nlohmann::json> decoded =
+          parser.Parse(item, item_fields, "list item");
+      if (!decoded.ok()) {
+        decode_error = decoded.status();
+        return;
+      }
+      each(std::move(*decoded));
+    });
+    if (!fed.ok()) decode_error = fed;
+    return decode_error.ok();
+  };
+  HttpResult result = http_->Send(request);
+  const std::string what = "GET " + request.url;
+  if (!decode_error.ok()) {
+    return DataLossError(what + ": " + decode_error.message());
+  }
+  if (!result.status.ok()) return result.status;
+  if (!IsSuccess(result.response.status_code)) {
+    return StatusFromHttpResponse(result.response.status_code,
+                                  result.response.body);
+  }
+  StatusOr<std::string> rest = splitter.Finish();
+  if (!rest.ok()) return DataLossError(what + ": " + rest.status().message());
+  json::FieldTree rest_fields;
+  rest_fields.Add({"metadata", "resourceVersion"});
+  StatusOr<nlohmann::json> page =
+      parser.Parse(*rest, rest_fields, "list answer");
+  if (!page.ok()) return DataLossError(what + ": " + page.status().message());
+  if (!page->is_object()) {
+    return DataLossError("list " + resource.DisplayName() +
+                         ": response is not a JSON object");
+  }
+  return ResourceVersionOf(*page);
 }
 
 Status CurlKubeClient::Watch(const Resource& resource, std::string_view ns,

@@ -30,6 +30,7 @@
 #include "kube/http_client.h"
 #include "kube/kube_client.h"
 #include "kube/retrying_http_client.h"
+#include "kube/server_version.h"
 #include "kube/token_source.h"
 
 namespace gcushare::kube {
@@ -70,6 +71,10 @@ class CurlKubeClient : public KubeClient {
   // for a token the page does not end with (a repeated "metadata"), or
   // when the list fails, is cancelled and dropped; otherwise the requests
   // and the items are those of one page after the other.
+  // Without a limit (a list from the watch cache comes whole, tens or
+  // hundreds of MB), the answer is split as it streams in
+  // (kube/list_splitter.h) and each item decoded and handed over as its
+  // text completes: one item's text is held, never the answer's.
   StatusOr<std::string> ListEach(const Resource& resource, std::string_view ns,
                                  const ListOptions& options,
                                  const ListItemCallback& each) override;
@@ -97,6 +102,9 @@ class CurlKubeClient : public KubeClient {
       std::string_view ns, const ObjectReference& involved,
       std::string_view type, std::string_view reason, std::string_view message,
       std::string_view reporting_component) override;
+
+  // GET /version.
+  StatusOr<ServerVersion> GetServerVersion();
 
   const std::string& server() const { return server_; }
 
@@ -133,6 +141,12 @@ class CurlKubeClient : public KubeClient {
   // Sends `request`; a non-2xx answer becomes its Status, an empty body
   // null, and any other body goes to `decode`, whose error becomes
   // DataLoss naming the request and quoting the body's start.
+  // ListEach() of one unpaged answer, streamed.
+  StatusOr<std::string> ListStreamed(const Resource& resource,
+                                     const std::string& path,
+                                     const ListOptions& options,
+                                     const json::FieldTree& item_fields,
+                                     const ListItemCallback& each);
   StatusOr<nlohmann::json> Exchange(
       const HttpRequest& request,
       const std::function<StatusOr<nlohmann::json>(const std::string& body)>&

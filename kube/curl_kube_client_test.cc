@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/testing/fake_clock.h"
+#include "json/field_tree.h"
 #include "kube/json_fields.h"
 #include "kube/testing/api_objects.h"
 #include "kube/testing/scripted_server.h"
@@ -271,6 +272,64 @@ TEST_F(CurlKubeClientTest, ListPageTooDeepIsDataLossAfterEarlierItems) {
             std::string::npos)
       << listed.status();
   EXPECT_EQ(names, (std::vector<std::string>{"p1"}));
+}
+
+// Without a limit (a list from the watch cache, whole) the answer is split
+// as it streams in: items arrive cut at every byte, pruned to the fields
+// asked for, and the list's resourceVersion comes from what is left.
+TEST_F(CurlKubeClientTest, UnpagedListIsDecodedAsItStreamsIn) {
+  auto feed = std::make_shared<ChunkFeed>();
+  nlohmann::json p1 = Pod("a", "p1", "1");
+  p1["metadata"]["labels"] = {{"app", "x"}, {"big", std::string(300, 'y')}};
+  feed->PushBytewise(PodList({p1, Pod("b", "p2", "2")}, "77"));
+  feed->End();
+  ServeWatch("/api/v1/pods", feed);  // Streams whatever the request.
+  server_.Start();
+  json::FieldTree fields;
+  fields.Add({"metadata", "name"}).Add({"metadata", "labels", "app"});
+  ListOptions options;
+  options.resource_version = "0";
+  options.fields = &fields;
+  std::vector<nlohmann::json> items;
+  StatusOr<std::string> listed = NewClient()->ListEach(
+      Resource::Pods(), "", options,
+      [&](nlohmann::json item) { items.push_back(std::move(item)); });
+  ASSERT_TRUE(listed.ok()) << listed.status();
+  EXPECT_EQ(*listed, "77");
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_EQ(items[0],
+            (nlohmann::json{
+                {"metadata", {{"name", "p1"}, {"labels", {{"app", "x"}}}}}}));
+  EXPECT_EQ(items[1], (nlohmann::json{{"metadata", {{"name", "p2"}}}}));
+  auto requests = server_.RequestsTo("GET", "/api/v1/pods");
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_EQ(requests[0].Param("resourceVersion"), "0");
+  EXPECT_FALSE(requests[0].HasParam("limit"));
+}
+
+TEST_F(CurlKubeClientTest, UnpagedListCutShortOrMalformedIsDataLoss) {
+  auto cut = std::make_shared<ChunkFeed>();
+  cut->Push(R"({"metadata":{"resourceVersion":"5"},"items":[{"metadata":)"
+            R"({"name":"p1"}},{"metadata":)");
+  cut->End();
+  ServeWatch("/api/v1/namespaces/cut/pods", cut);
+  auto bad = std::make_shared<ChunkFeed>();
+  bad->Push(
+      R"({"metadata":{},"items":[{"metadata":{"name":"p1"}},{"a":tru}]})");
+  bad->End();
+  ServeWatch("/api/v1/namespaces/bad/pods", bad);
+  server_.Start();
+  auto client = NewClient();
+  for (const char* ns : {"cut", "bad"}) {
+    std::vector<std::string> names;
+    StatusOr<std::string> listed = client->ListEach(
+        Resource::Pods(), ns, ListOptions(),
+        [&](nlohmann::json item) { names.push_back(NameOf(item)); });
+    ASSERT_FALSE(listed.ok()) << ns;
+    EXPECT_EQ(listed.status().code(), StatusCode::kDataLoss)
+        << ns << ": " << listed.status();
+    EXPECT_EQ(names, (std::vector<std::string>{"p1"})) << ns;
+  }
 }
 
 TEST_F(CurlKubeClientTest, ExpiredContinueTokenIs410) {

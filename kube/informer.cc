@@ -27,6 +27,14 @@ std::string_view StringViewAt(const nlohmann::json& object,
   return value->get_ref<const std::string&>();
 }
 
+// A list refused for its resourceVersion: 410 Expired/Gone, or 504
+// "Too large resource version" (the watch cache is behind it).
+bool RefusedResourceVersion(const Status& status) {
+  return status.http_code() == 410 ||
+         (status.http_code() == 504 &&
+          status.message().find("resource version") != std::string::npos);
+}
+
 }  // namespace
 
 Informer::Informer(KubeClient* client, Resource resource, std::string ns,
@@ -182,11 +190,26 @@ void Informer::Forget(const std::string& key,
   handler_->OnDelete(last_state != nullptr ? *last_state : *old);
 }
 
-Status Informer::Relist() {
+ListOptions Informer::ListOptionsNow() const {
   ListOptions list_options;
   list_options.label_selector = options_.label_selector;
   list_options.field_selector = options_.field_selector;
-  list_options.limit = options_.page_size;
+  if (options_.list_form == ListForm::kConsistentPaged ||
+      resource_version_unavailable_) {
+    // A quorum read, page by page.
+    list_options.limit = options_.page_size;
+  } else {
+    // From the watch cache, whole (it ignores a limit with "0", and a
+    // limit with another resourceVersion would send the list to etcd).
+    const std::string last = resource_version();
+    list_options.resource_version = last.empty() ? "0" : last;
+    list_options.limit = 0;
+  }
+  return list_options;
+}
+
+Status Informer::Relist() {
+  ListOptions list_options = ListOptionsNow();
   list_options.cancel = &cancel_;
   if (!options_.fields.whole()) list_options.fields = &options_.fields;
   list_options.expected_items = [this](size_t expected) {
@@ -201,13 +224,33 @@ Status Informer::Relist() {
     listing_into_empty_ = store_.empty();
   }
   handler_->OnRelistBegin();
+  auto each = [&](nlohmann::json item) {
+    ++items;
+    Upsert(std::move(item), false);
+  };
   StatusOr<std::string> listed =
-      client_->ListEach(resource_, ns_, list_options, [&](nlohmann::json item) {
-        ++items;
-        Upsert(std::move(item), false);
-      });
+      client_->ListEach(resource_, ns_, list_options, each);
+  if (!listed.ok() && RefusedResourceVersion(listed.status()) &&
+      !list_options.resource_version.empty()) {
+    // As client-go: the resourceVersion is unavailable; list consistently
+    // at once (and until a list succeeds).
+    spdlog::info(
+        "informer {}: list at resourceVersion {} refused ({}); "
+        "listing consistently",
+        resource_.DisplayName(), list_options.resource_version,
+        listed.status().message());
+    resource_version_unavailable_ = true;
+    list_options = ListOptionsNow();
+    list_options.cancel = &cancel_;
+    if (!options_.fields.whole()) list_options.fields = &options_.fields;
+    list_options.expected_items = [this](size_t expected) {
+      handler_->OnRelistSize(expected);
+    };
+    listed = client_->ListEach(resource_, ns_, list_options, each);
+  }
   listing_into_empty_ = false;
   if (!listed.ok()) return listed.status();
+  resource_version_unavailable_ = false;
   std::string resource_version = std::move(*listed);
   // What the list did not show is gone.
   std::vector<std::string> gone;

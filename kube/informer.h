@@ -2,7 +2,15 @@
 // step with the API server, and tells a handler what changed.
 //
 // It lists, then watches from the list's resourceVersion (bookmarks on),
-// storing every event's resourceVersion (docs/protocols.md 3.3):
+// storing every event's resourceVersion (docs/protocols.md 3.3). How it
+// lists is InformerOptions::list_form (docs/startup.md): by default as
+// client-go's reflector does, the first list with resourceVersion=0 and
+// no limit (one answer from the API server's watch cache, which may be a
+// little behind etcd: the watch from its resourceVersion catches up, so no
+// event is lost), a relist after 410 with the last resourceVersion seen
+// and no limit (the cache again, at least that fresh), and a consistent
+// paged list when the server refuses that resourceVersion (410 Expired, or
+// 504 "Too large resource version") until a list succeeds. Then:
 //   - the server ends the watch (timeout/EOF): re-watch from the last
 //     resourceVersion;
 //   - 410 Gone/Expired (HTTP or ERROR event): relist and reconcile the
@@ -50,6 +58,7 @@
 #include "base/clock.h"
 #include "json/field_tree.h"
 #include "kube/kube_client.h"
+#include "kube/list_form.h"
 #include "kube/resource.h"
 #include "status/status.h"
 
@@ -90,7 +99,9 @@ class InformerHandler {
 struct InformerOptions {
   std::string label_selector;
   std::string field_selector;
-  int64_t page_size = 500;              // List page size (limit).
+  ListForm list_form = ListForm::kWatchCache;  // kube/list_form.h
+  // List page size (limit) of consistent lists.
+  int64_t page_size = 500;
   int64_t watch_timeout_seconds = 300;  // Sent as timeoutSeconds.
   base::BackoffOptions backoff{std::chrono::milliseconds(500),
                                std::chrono::milliseconds(30000), 2.0, 0.2};
@@ -150,6 +161,8 @@ class Informer {
  private:
   void Run();
   Status Relist();
+  // One list of a relist: its options, by list_form_ and what is known.
+  ListOptions ListOptionsNow() const;
   void Apply(WatchEvent event);
   void SetResourceVersion(std::string resource_version);
   // Stores `object` (kept form: `kept`) under `key` and reports it as
@@ -185,6 +198,11 @@ class Informer {
   std::map<std::string, Entry, std::less<>> store_;  // Guarded by mu_.
   std::string resource_version_;                     // Guarded by mu_.
   bool synced_ = false;                              // Guarded by mu_.
+
+  // The server refused the last resourceVersion for a list (410, or 504
+  // too large): lists are consistent until one succeeds. Informer thread
+  // only.
+  bool resource_version_unavailable_ = false;
 
   // True during a list that began with an empty store: an object it drops
   // (transform) cannot be stored under its key, as a list names each key

@@ -58,6 +58,11 @@ class PodsEndpoint {
     watches_.push_back({nullptr, code, std::move(body)});
     cv_.notify_all();
   }
+  // The next list request fails with this HTTP status.
+  void NextListFails(int code, std::string body) {
+    std::lock_guard<std::mutex> lock(mu_);
+    list_failures_.emplace_back(code, std::move(body));
+  }
   // Unblocks watch requests waiting for a script, so the server can stop.
   void Close() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -70,6 +75,12 @@ class PodsEndpoint {
                                   httplib::Response& res) {
                     if (!request.has_param("watch")) {
                       std::lock_guard<std::mutex> lock(mu_);
+                      if (!list_failures_.empty()) {
+                        auto [code, body] = list_failures_.front();
+                        list_failures_.pop_front();
+                        ScriptedServer::Json(res, code, body);
+                        return;
+                      }
                       ScriptedServer::Json(res, 200, list_);
                       return;
                     }
@@ -108,6 +119,7 @@ class PodsEndpoint {
   std::condition_variable cv_;
   std::string list_ = PodList({}, "1");
   std::deque<Scripted> watches_;
+  std::deque<std::pair<int, std::string>> list_failures_;
   bool closed_ = false;
 };
 
@@ -173,6 +185,7 @@ class InformerTest : public ::testing::Test {
     InformerOptions informer_options;
     informer_options.clock = &clock_;
     informer_options.transform = transform_;
+    informer_options.list_form = list_form_;
     informer_ = std::make_unique<Informer>(client_.get(), Resource::Pods(),
                                            "ns", &handler_, informer_options);
     informer_->Start();
@@ -189,6 +202,7 @@ class InformerTest : public ::testing::Test {
   base::FakeClock clock_;
   UnkeptRecordingHandler handler_;
   InformerOptions::Transform transform_;  // Null: keep everything.
+  ListForm list_form_ = ListForm::kWatchCache;
   std::unique_ptr<CurlKubeClient> client_;
   std::unique_ptr<Informer> informer_;
 };
@@ -218,8 +232,10 @@ TEST_F(InformerTest, ListsThenWatchesAndKeepsTheStore) {
 
   const auto watches = server_.requests();
   ASSERT_GE(watches.size(), 2u);
+  // The first list from the watch cache, whole, as client-go's reflector.
   EXPECT_FALSE(watches[0].HasParam("watch"));
-  EXPECT_EQ(watches[0].Param("limit"), "500");
+  EXPECT_EQ(watches[0].Param("resourceVersion"), "0");
+  EXPECT_FALSE(watches[0].HasParam("limit"));
   EXPECT_TRUE(IsWatchFrom(watches[1], "10"));
   EXPECT_EQ(watches[1].Param("allowWatchBookmarks"), "true");
   EXPECT_EQ(watches[1].Param("timeoutSeconds"), "300");
@@ -270,6 +286,90 @@ TEST_F(InformerTest, ErrorEvent410RelistsWithoutGhostsOrLostUpdates) {
   after_relist->Push(WatchLine("DELETED", Pod("ns", "p4", "23")));
   ASSERT_TRUE(handler_.WaitForLog(8));
   EXPECT_EQ(handler_.log().back(), "delete p4@23");
+  // The relist asked the watch cache for a state at least as fresh as the
+  // last event seen (11), whole.
+  std::vector<RecordedRequest> lists;
+  for (const RecordedRequest& r : server_.requests()) {
+    if (!r.HasParam("watch")) lists.push_back(r);
+  }
+  ASSERT_EQ(lists.size(), 2u);
+  EXPECT_EQ(lists[0].Param("resourceVersion"), "0");
+  EXPECT_EQ(lists[1].Param("resourceVersion"), "11");
+  EXPECT_FALSE(lists[1].HasParam("limit"));
+}
+
+// A relist whose resourceVersion the server refuses (504 too large: its
+// watch cache is behind; or 410) is retried at once as a consistent paged
+// list; the next relist asks the cache again.
+TEST_F(InformerTest, RefusedRelistFallsBackToAConsistentPagedList) {
+  endpoint_.SetList({Pod("ns", "p1", "1"), Pod("ns", "p2", "2")}, "10");
+  auto first = endpoint_.NextWatchStreams();
+  StartAll();
+  ASSERT_TRUE(handler_.WaitForLog(2));
+  endpoint_.SetList({Pod("ns", "p1", "11")}, "12");
+  // Twice: the client retries a 504 once (retry.max_attempts = 2).
+  for (int i = 0; i < 2; ++i) {
+    endpoint_.NextListFails(
+        504, FailureStatus(504, "Timeout",
+                           "Too large resource version: 11, current: 10")
+                 .dump());
+  }
+  auto second = endpoint_.NextWatchStreams();
+  first->Push(WatchLine("MODIFIED", Pod("ns", "p1", "11")) +
+              WatchLine("ERROR", FailureStatus(410, "Expired",
+                                               "too old resource version")));
+  first->End();
+  ASSERT_TRUE(server_.WaitForRequests(
+      [](const RecordedRequest& r) { return IsWatchFrom(r, "12"); }));
+  ASSERT_TRUE(handler_.WaitForLog(4));
+  EXPECT_EQ(handler_.log(),
+            (std::vector<std::string>{"add p1@1", "add p2@2", "update p1@1->11",
+                                      "delete p2@2"}));
+  EXPECT_EQ(informer_->lists(), 2u);  // One relist, two requests.
+
+  // Once more: the cache is asked again.
+  endpoint_.NextWatchStreams();
+  second->Push(
+      WatchLine("ERROR", FailureStatus(410, "Expired", "too old resource")));
+  second->End();
+  std::vector<RecordedRequest> lists;
+  ASSERT_TRUE(Eventually([&] {
+    lists.clear();
+    for (const RecordedRequest& r : server_.requests()) {
+      if (!r.HasParam("watch")) lists.push_back(r);
+    }
+    return lists.size() >= 5u;
+  }));
+  EXPECT_EQ(lists[1].Param("resourceVersion"), "11");  // Refused,
+  EXPECT_EQ(lists[2].Param("resourceVersion"), "11");  // and retried.
+  EXPECT_FALSE(lists[3].HasParam("resourceVersion"));  // Consistent,
+  EXPECT_EQ(lists[3].Param("limit"), "500");           // paged.
+  EXPECT_EQ(lists[4].Param("resourceVersion"), "12");  // The cache again.
+  EXPECT_FALSE(lists[4].HasParam("limit"));
+}
+
+TEST_F(InformerTest, ConsistentPagedFormNeverAsksTheCache) {
+  list_form_ = ListForm::kConsistentPaged;
+  endpoint_.SetList({Pod("ns", "p1", "1")}, "10");
+  auto first = endpoint_.NextWatchStreams();
+  endpoint_.NextWatchStreams();
+  StartAll();
+  ASSERT_TRUE(handler_.WaitForLog(1));
+  first->Push(WatchLine("MODIFIED", Pod("ns", "p1", "11")) +
+              WatchLine("ERROR", FailureStatus(410, "Expired", "too old")));
+  first->End();
+  std::vector<RecordedRequest> lists;
+  ASSERT_TRUE(Eventually([&] {
+    lists.clear();
+    for (const RecordedRequest& r : server_.requests()) {
+      if (!r.HasParam("watch")) lists.push_back(r);
+    }
+    return lists.size() >= 2u;
+  }));
+  for (const RecordedRequest& r : lists) {
+    EXPECT_FALSE(r.HasParam("resourceVersion"));
+    EXPECT_EQ(r.Param("limit"), "500");
+  }
 }
 
 TEST_F(InformerTest, Http410RelistsWithoutGhostsOrLostUpdates) {

@@ -57,8 +57,9 @@ int Run() {
     auto slices = cluster.Slices();
     if (slices.ok()) {
       for (const auto& slice : *slices) {
-        (void)cluster.client().Delete(kube::Resource::ResourceSlices(), "",
-                                      slice["metadata"]["name"], {});
+        (void)cluster.client().Delete(
+            kube::Resource::ResourceSlices(), "",
+            slice["metadata"]["name"].get<std::string>(), {});
       }
     }
     const auto t0 = Clock::now();

@@ -14,6 +14,7 @@
 #include "kube/curl_kube_client.h"
 #include "kube/informer.h"
 #include "kube/json_fields.h"
+#include "kube/list_form.h"
 #include "kube/testing/recording_handler.h"
 #include "testing/files.h"
 #include "tests/kube_client/gated_clock.h"
@@ -144,11 +145,14 @@ INSTANTIATE_TEST_SUITE_P(ChunkSizes, SplitWatchTest,
 struct HeldInformer {
   HeldInformer(const std::string& url, const std::string& ns,
                decltype(kube::InformerOptions::transform) transform = nullptr,
-               json::FieldTree fields = {})
+               json::FieldTree fields = {},
+               kube::ListForm list_form = kube::ListForm::kWatchCache)
       : client(NewClient(url)) {
     clock.Close();
     if (!client.ok()) return;
     kube::InformerOptions options = FastInformerOptions(&clock);
+    options.list_form = list_form;
+    options.page_size = 2;  // Consistent lists take several pages.
     options.watch_timeout_seconds = 1;
     options.transform = std::move(transform);
     options.fields = std::move(fields);
@@ -179,7 +183,12 @@ struct HeldInformer {
   std::unique_ptr<Informer> informer;
 };
 
-TEST(RelistTest, ExpiredWatchRelistsWithoutGhostsOrLostUpdates) {
+// Both list forms (kube/list_form.h): from the watch cache (the first list
+// at resourceVersion 0, the relist at the last one seen, whole) and
+// consistent (paged, two pods a page).
+class RelistFormTest : public ::testing::TestWithParam<kube::ListForm> {};
+
+TEST_P(RelistFormTest, ExpiredWatchRelistsWithoutGhostsOrLostUpdates) {
   // History of 2 events; no bookmarks, so an idle watch carries nothing and
   // the informer's resourceVersion stays where its list left it.
   ApiserverProcess apiserver({"--history=2", "--bookmark-interval=3600000"});
@@ -190,7 +199,7 @@ TEST(RelistTest, ExpiredWatchRelistsWithoutGhostsOrLostUpdates) {
   auto p3 = writer.CreatePod("relist", "p3");
   ASSERT_TRUE(p1.ok() && p2.ok() && p3.ok());
 
-  HeldInformer held(apiserver.url(), "relist");
+  HeldInformer held(apiserver.url(), "relist", nullptr, {}, GetParam());
   ASSERT_TRUE(held.Start());
   Informer& informer = *held.informer;
   GatedClock& clock = held.clock;
@@ -249,6 +258,15 @@ TEST(RelistTest, ExpiredWatchRelistsWithoutGhostsOrLostUpdates) {
   held.Stop();
   EXPECT_TRUE(apiserver.Stop().ok()) << apiserver.output();
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Forms, RelistFormTest,
+    ::testing::Values(kube::ListForm::kWatchCache,
+                      kube::ListForm::kConsistentPaged),
+    [](const ::testing::TestParamInfo<kube::ListForm>& info) {
+      return info.param == kube::ListForm::kWatchCache ? "WatchCache"
+                                                       : "ConsistentPaged";
+    });
 
 // A pod deleted and re-created under the same name while the informer was
 // not watching: the relist reports the old incarnation deleted and the new

@@ -43,8 +43,10 @@ StatusOr<std::unique_ptr<ApiServer>> ApiServer::Create(
     spdlog::info("state file {}: {} objects, resourceVersion {}",
                  options.state_file, state.objects.size(), state.rv);
   }
+  server->list_cost_ = std::make_unique<ListCost>(options.list_cost);
   HandlerContext ctx;
   ctx.store = server->store_.get();
+  ctx.list_cost = server->list_cost_.get();
   ctx.catalog = &server->catalog_;
   ctx.ids = &server->ids_;
   ctx.bookmark_interval = options.bookmark_interval;

@@ -41,6 +41,7 @@
 #include "tests/peers/apiserver/feature_gates.h"
 #include "tests/peers/apiserver/id_generator.h"
 #include "tests/peers/apiserver/journal.h"
+#include "tests/peers/apiserver/list_cost.h"
 #include "tests/peers/apiserver/list_handler.h"
 #include "tests/peers/apiserver/object_store.h"
 #include "tests/peers/apiserver/patch_handler.h"
@@ -88,6 +89,8 @@ struct ServerOptions {
   FeatureGates feature_gates;
   // The release GET /version reports (--kube-version).
   std::string kube_version = kDefaultKubeVersion;
+  // What a list costs (list_cost.h); free by default.
+  ListCostOptions list_cost;
 };
 
 class ApiServer {
@@ -106,6 +109,8 @@ class ApiServer {
   void Stop();
   int port() const { return port_; }
   ObjectStore& store() { return *store_; }
+  // The list cost model and its counts of list answers.
+  ListCost& list_cost() { return *list_cost_; }
 
  private:
   // httplib::Server with access to its listening socket.
@@ -129,6 +134,7 @@ class ApiServer {
   IdGenerator ids_;
   std::unique_ptr<Journal> journal_;
   std::unique_ptr<ObjectStore> store_;
+  std::unique_ptr<ListCost> list_cost_;
   std::unique_ptr<CrudHandler> crud_;
   std::unique_ptr<ListHandler> list_;
   std::unique_ptr<PatchHandler> patch_;

@@ -9,6 +9,7 @@
 #include <cstddef>
 
 #include "tests/peers/apiserver/id_generator.h"
+#include "tests/peers/apiserver/list_cost.h"
 #include "tests/peers/apiserver/object_store.h"
 #include "tests/peers/apiserver/resource_kind.h"
 
@@ -24,6 +25,8 @@ struct HandlerContext {
   // sent at once (a test knob: clients must reassemble split lines); 0: one
   // chunk per line.
   size_t watch_chunk_bytes = 0;
+  // What a list costs (list_cost.h); null: nothing, and nothing counted.
+  ListCost* list_cost = nullptr;
 };
 
 }  // namespace gcushare::apiserver

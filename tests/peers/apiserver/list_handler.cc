@@ -1,5 +1,6 @@
 #include "tests/peers/apiserver/list_handler.h"
 
+#include <chrono>
 #include <string>
 
 #include "tests/peers/apiserver/continue_token.h"
@@ -38,6 +39,7 @@ void AppendItemJson(const StoredObject& object, const std::string& prefix,
 
 void ListHandler::List(const ApiPath& path, const ListOptions& options,
                        httplib::Response& res) {
+  const auto started = std::chrono::steady_clock::now();
   const ResourceKind& kind = *path.kind;
   ObjectStore& store = *ctx_.store;
   int64_t at_rv = 0;  // 0: now.
@@ -99,6 +101,9 @@ void ListHandler::List(const ApiPath& path, const ListOptions& options,
                              "\",\"apiVersion\":\"" + kind.api_version() +
                              "\",";
   std::string body_items;
+  size_t reserve = 0;
+  for (const auto& [key, object] : page->items) reserve += object->json.size();
+  body_items.reserve(reserve);
   for (const auto& [key, object] : page->items) {
     if (!body_items.empty()) body_items += ",";
     AppendItemJson(*object, prefix, body_items);
@@ -112,6 +117,12 @@ void ListHandler::List(const ApiPath& path, const ListOptions& options,
   std::string body = "{\"kind\":\"" + kind.list_kind + "\",\"apiVersion\":\"" +
                      kind.api_version() + "\",\"metadata\":" + DumpJson(meta) +
                      ",\"items\":[" + body_items + "]}\n";
+  if (ctx_.list_cost != nullptr) {
+    ctx_.list_cost->Charge(
+        ListSourceOf(options.resource_version, options.resource_version_match,
+                     options.limit, !options.continue_token.empty()),
+        body.size(), std::chrono::steady_clock::now() - started);
+  }
   WriteJsonText(res, 200, body);
 }
 

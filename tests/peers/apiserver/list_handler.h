@@ -13,6 +13,10 @@
 // from the same snapshot, or 410 Expired (with a token to continue from the
 // current state) once that snapshot left the history window.
 //
+// Cost: with a HandlerContext::list_cost, each answer is charged (counted,
+// and delayed as kube-apiserver 1.26 would take) to the source 1.26 serves
+// it from (list_cost.h) before it is written.
+//
 // Thread-safety: thread-safe.
 #ifndef GCUSHARE_TESTS_PEERS_APISERVER_LIST_HANDLER_H_
 #define GCUSHARE_TESTS_PEERS_APISERVER_LIST_HANDLER_H_
