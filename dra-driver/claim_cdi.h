@@ -9,7 +9,7 @@
 // share; it carries /dev/gcu<index> (the card's node as hostPath when the
 // host path differs). The FIRST result device of each request (results of
 // subrequests "<request>/<sub>" count for their request) also carries that
-// request's environment (DESIGN.md "Environment"):
+// request's environment (docs/contracts.md, the container environment):
 //   ENFLAME_VISIBLE_DEVICES  = the request's card indexes, comma-joined,
 //                              in result order, without repeats;
 //   GCUSHARE_MEMORY_LIMIT_MB = the consumed MiB summed over the request's

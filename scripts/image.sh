@@ -8,7 +8,7 @@
 #   gcushare-device-plugin-<version>.tgz, gcushare-scheduler-extender-<version>.tgz
 #                                   the charts, appVersion = <version>
 #
-# The image is one layer FROM scratch: the six gcushare binaries (bazel
+# The image is one layer FROM scratch: the seven gcushare binaries (bazel
 # -c opt, stripped) under /usr/bin, the shared libraries they load (their
 # ldd closure and the dynamic loader, copied from this Debian 12 machine),
 # and /etc/ssl/certs/ca-certificates.crt. Nothing else: no shell, no
@@ -88,6 +88,7 @@ TARGETS=(
   //nri-plugin:gcushare-nri-plugin
   //cdi:gcushare-cdi
   //kubectl-plugin:kubectl-inspect-gcushare
+  //dra-driver:gcushare-dra-driver
 )
 BAZEL_FLAGS=(-c opt --strip=always)
 if [[ "$VERSION" != "$DEFAULT_VERSION" ]]; then

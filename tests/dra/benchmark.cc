@@ -1,4 +1,6 @@
 // bazel run -c opt //tests/dra:benchmark
+// (GCUSHARE_DRA_DRIVER=<path> runs another build of the driver, e.g. the
+// release image's.)
 //
 // gcushare-dra-driver's figures, the real binary against the stand-ins on
 // this machine: how long after its start the node's slices are published,

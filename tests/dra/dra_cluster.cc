@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <filesystem>
 #include <thread>
 
@@ -56,7 +57,8 @@ std::vector<json> DeviceClasses() {
 
 // Device nodes of fake cards do not exist on this host: the runtime
 // stand-in is told they are character devices 240:<index>.
-StatusOr<peers::cdi_runtime::HostDeviceInfo> FakeDeviceInfo(const std::string& path) {
+StatusOr<peers::cdi_runtime::HostDeviceInfo> FakeDeviceInfo(
+    const std::string& path) {
   peers::cdi_runtime::HostDeviceInfo info;
   info.type = "c";
   info.major = 240;
@@ -131,8 +133,13 @@ Status DraCluster::Start() {
 
 Status DraCluster::StartDriver() {
   driver_ = std::make_unique<ChildProcess>();
+  // GCUSHARE_DRA_DRIVER names another build of the driver (the benchmark
+  // runs the -c opt one).
+  const char* other = std::getenv("GCUSHARE_DRA_DRIVER");
   GCUSHARE_RETURN_IF_ERROR(driver_->Start({
-      RunfilePath("dra-driver/gcushare-dra-driver"),
+      other != nullptr && *other != '\0'
+          ? std::string(other)
+          : RunfilePath("dra-driver/gcushare-dra-driver"),
       "--kubeconfig=" + dir_ + "/kubeconfig",
       "--node-name=" + options_.node_name,
       "--kubelet-root=" + kubelet_root(),

@@ -7,7 +7,7 @@
 #    the config is linux/amd64, user 65532:65532, the OCI labels version
 #    (= VERSION), revision and source, one diff ID per layer (the sha256 of
 #    the uncompressed layer); the layer holds only root-owned files under
-#    /usr/bin (the six binaries), the libraries' directories and the CA
+#    /usr/bin (the seven binaries), the libraries' directories and the CA
 #    bundle, all with one mtime.
 #  docker-archive: manifest.json tags docker.io/gcushare/gcushare:VERSION, its config
 #    is the same config blob and its layers exist with the same diff IDs.
@@ -83,10 +83,10 @@ awk '{ print $6 }' "$dir/files" | sed 's|^\./||; s|/$||' >"$dir/paths"
 unexpected=$(grep -vE '^(usr|usr/bin|usr/bin/[^/]+|etc|etc/ssl|etc/ssl/certs|etc/ssl/certs/ca-certificates\.crt|(usr/)?lib(64|/x86_64-linux-gnu)?(/[^/]+\.so[^/]*)?)$' "$dir/paths" || true)
 [[ -z "$unexpected" ]] || fault "unexpected files in the image: $(echo $unexpected)"
 for b in gcushare-scheduler-extender gcushare-config-manager gcushare-device-plugin \
-  gcushare-nri-plugin gcushare-cdi kubectl-inspect-gcushare; do
+  gcushare-nri-plugin gcushare-cdi kubectl-inspect-gcushare gcushare-dra-driver; do
   grep -qx "usr/bin/$b" "$dir/paths" || fault "usr/bin/$b is missing"
 done
-[[ "$(grep -c '^usr/bin/.' "$dir/paths")" == 6 ]] || fault "usr/bin holds more than the six binaries"
+[[ "$(grep -c '^usr/bin/.' "$dir/paths")" == 7 ]] || fault "usr/bin holds more than the seven binaries"
 grep -qx etc/ssl/certs/ca-certificates.crt "$dir/paths" || fault "the CA bundle is missing"
 
 # The docker-archive: same config, same layers.

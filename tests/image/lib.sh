@@ -25,4 +25,4 @@ for f in "$OCI_ARCHIVE" "$DOCKER_ARCHIVE"; do [[ -s "$f" ]] || fail "missing $f"
 # Every binary the image ships, as /usr/bin/<name>.
 BINARIES=(gcushare-scheduler-extender gcushare-config-manager
   gcushare-device-plugin gcushare-nri-plugin gcushare-cdi
-  kubectl-inspect-gcushare)
+  kubectl-inspect-gcushare gcushare-dra-driver)
