@@ -261,25 +261,25 @@ StatusOr<std::vector<PreparedDevice>> ClaimPreparer::PrepareOne(
     restore_ledger();
     return Status(admitted.code(), who + ": " + admitted.message());
   }
-  Checkpoint next = checkpoint_;
-  next.claims[ref.uid] = record;
-  Status saved = SaveCheckpoint(next, options_.checkpoint_path);
-  if (!saved.ok()) {
-    restore_ledger();
-    return saved.WithContext(who + ": cannot save the checkpoint");
-  }
+  // The CDI spec first, then the record: one checkpoint write per claim
+  // (a fsync'd atomic rewrite is most of a Prepare's time). A crash in
+  // between leaves a spec without a record, which is harmless: the kubelet
+  // has no answer yet, so it prepares the claim again (the spec is
+  // rewritten), and Unprepare of a claim without a record removes a spec
+  // left behind. Checkpoints of earlier versions may still hold
+  // PrepareStarted records; they are redone the same way.
   StatusOr<std::string> path = WriteClaimSpec(*spec, options_.cdi_dir, ref.uid);
   if (!path.ok()) {
     restore_ledger();
-    (void)SaveCheckpoint(checkpoint_, options_.checkpoint_path);
     return path.status().WithContext(who + ": cannot write the CDI spec");
   }
+  Checkpoint next = checkpoint_;
+  next.claims[ref.uid] = record;
   next.claims[ref.uid].state = ClaimState::kPrepareCompleted;
-  saved = SaveCheckpoint(next, options_.checkpoint_path);
+  Status saved = SaveCheckpoint(next, options_.checkpoint_path);
   if (!saved.ok()) {
     if (!old) (void)RemoveClaimSpec(options_.cdi_dir, ref.uid);
     restore_ledger();
-    (void)SaveCheckpoint(checkpoint_, options_.checkpoint_path);
     return saved.WithContext(who + ": cannot save the checkpoint");
   }
   checkpoint_ = std::move(next);

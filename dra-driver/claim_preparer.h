@@ -10,12 +10,16 @@
 //   2. otherwise GET the ResourceClaim, parse it (allocated_claim.h: uid,
 //      allocation, this node's pool), build its CDI spec (claim_cdi.h),
 //      admit its results into the ShareLedger (share_ledger.h; refuses an
-//      over-commit), record PrepareStarted in the checkpoint, write the CDI
-//      spec, record PrepareCompleted, answer one PreparedDevice per result.
+//      over-commit), write the CDI spec, record the claim (PrepareCompleted)
+//      in the checkpoint, answer one PreparedDevice per result. One
+//      checkpoint write per claim: a crash between the spec and the record
+//      leaves only a spec, which the kubelet's next Prepare rewrites (it
+//      had no answer) and Unprepare removes.
 //   A claim with no result of our driver gets an empty answer and no
 //   record. Any failure is an error for that claim only, and ledger,
-//   checkpoint and CDI dir are as before (a PrepareStarted record left by a
-//   crash is redone from the API server on the next Prepare).
+//   checkpoint and CDI dir are as before (a PrepareStarted record, which
+//   earlier versions wrote before the spec, is redone from the API server
+//   on the next Prepare).
 // Unprepare, per claim, from the checkpoint only: remove the CDI spec file,
 // drop the record (saved), release the claim's cards. A claim without a
 // record is a success (its spec file, if one is left over, e.g. after a
