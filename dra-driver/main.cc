@@ -83,6 +83,16 @@ int main(int argc, char** argv) {
   dra::ClaimPreparer claims(claim_options);
   StatusOr<dra::RestoreReport> restored = claims.Restore();
   if (!restored.ok()) return daemon.Fail(restored.status());
+  if (!restored->corrupt_kept_as.empty()) {
+    spdlog::error(
+        "checkpoint {} is corrupt ({}): kept as {}, starting with no prepared "
+        "claims (Unprepare still removes their CDI specs)",
+        config->paths.checkpoint, restored->corrupt_reason,
+        restored->corrupt_kept_as);
+  }
+  for (const std::string& conflict : restored->conflicts) {
+    spdlog::warn("checkpoint: {}", conflict);
+  }
   spdlog::info("checkpoint: {} prepared claims restored{}", restored->claims,
                restored->rebooted ? " (the node rebooted since)" : "");
 

@@ -10,6 +10,7 @@
 
 #include "contract/names.h"
 #include "kube/config.h"
+#include "testing/eventually.h"
 #include "testing/files.h"
 #include "testing/kubeconfig.h"
 
@@ -312,12 +313,7 @@ Status DraCluster::DeletePod(const std::string& pod) {
 
 bool DraCluster::WaitFor(const std::function<bool()>& done,
                          std::chrono::milliseconds limit) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return done();
+  return Eventually(done, limit);
 }
 
 Status DraCluster::WaitForSlices(size_t devices) {

@@ -283,17 +283,21 @@ TEST_F(DraE2eTest, CorruptCheckpointIsKeptAside) {
   ASSERT_TRUE(c.StopDriver().ok());
   WriteFileOrDie(c.checkpoint_path(), "{\"version\": 1, \"claims\": {tor");
   ASSERT_TRUE(c.StartDriver().ok());
-  EXPECT_NE(c.driver().output().find("checkpoint"), std::string::npos);
-  bool kept = false;
+  std::string kept_as;
   for (const auto& entry : std::filesystem::directory_iterator(
            std::filesystem::path(c.checkpoint_path()).parent_path())) {
     if (entry.path().filename().string().find("checkpoint.json.corrupt-") ==
-        0) {
-      kept = ReadFileOrEmpty(entry.path().string()).find("{tor") !=
-             std::string::npos;
+            0 &&
+        ReadFileOrEmpty(entry.path().string()).find("{tor") !=
+            std::string::npos) {
+      kept_as = entry.path().string();
     }
   }
-  EXPECT_TRUE(kept) << "the corrupt file is kept aside, unchanged";
+  ASSERT_FALSE(kept_as.empty()) << "the corrupt file is kept aside, unchanged";
+  // Said clearly: which file, and where it went.
+  const std::string& log = c.driver().output();
+  EXPECT_NE(log.find("is corrupt"), std::string::npos) << log;
+  EXPECT_NE(log.find(kept_as), std::string::npos) << log;
   ASSERT_TRUE(c.WaitFor([&] {
     for (const auto& p : c.kubelet().View().plugins) {
       if (p.connected) return true;
