@@ -1,12 +1,11 @@
 #include "tests/dra/dra_cluster.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cstdlib>
 #include <filesystem>
-#include <thread>
 
 #include "contract/names.h"
 #include "kube/config.h"
@@ -21,10 +20,12 @@ using nlohmann::json;
 
 constexpr char kNamespace[] = "demo";
 
+// A fresh directory with a short path (unix socket paths must stay under
+// 108 bytes); unique across processes, which in a sandbox may share a pid.
 std::string ShortDir() {
-  static std::atomic<int> counter{0};
-  return "/tmp/gdra-" + std::to_string(::getpid()) + "-" +
-         std::to_string(counter++);
+  char pattern[] = "/tmp/gdra-XXXXXX";
+  if (::mkdtemp(pattern) == nullptr) return "/tmp/gdra-unusable";
+  return pattern;
 }
 
 std::string FakeCards(const DraClusterOptions& options) {
@@ -188,10 +189,26 @@ Status DraCluster::StartKubelet() {
   if (!registered) {
     return UnavailableError("the stand-in kubelet did not register the driver");
   }
+  // The kubelet deletes the node's slices when it starts; callers wait for
+  // the driver to publish them again (WaitForSlices), which only means
+  // something once that wipe is done.
+  const std::string startup_wipe = "spec.nodeName=" + options_.node_name;
+  const bool wiped = WaitFor([&] {
+    for (const std::string& wipe : kubelet_->View().wipes) {
+      if (wipe == startup_wipe) return true;
+    }
+    return false;
+  });
+  if (!wiped) {
+    return UnavailableError("the stand-in kubelet did not wipe the slices");
+  }
   return OkStatus();
 }
 
-Status DraCluster::RestartKubelet() { return StartKubelet(); }
+Status DraCluster::RestartKubelet() {
+  GCUSHARE_RETURN_IF_ERROR(StartKubelet());
+  return WaitForSlices(static_cast<size_t>(options_.cards));
+}
 
 Status DraCluster::CreateClaimTemplate(const std::string& name,
                                        const std::string& memory) {
@@ -288,17 +305,7 @@ StatusOr<std::vector<json>> DraCluster::NodeEvents() {
 StatusOr<peers::dra_kubelet::PodRun> DraCluster::RunPod(
     const std::string& pod) {
   GCUSHARE_ASSIGN_OR_RETURN(json object, GetPod(pod));
-  // The kubelet's pod workers retry a pod whose start failed; here a
-  // start that met the driver between two registrations (the stand-in
-  // kubelet re-registers a socket it sees anew) is retried the same way.
-  StatusOr<peers::dra_kubelet::PodRun> run = kubelet_->RunPod(object);
-  for (int attempt = 0; attempt < 50 && !run.ok() &&
-                        run.status().code() == StatusCode::kFailedPrecondition;
-       ++attempt) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    run = kubelet_->RunPod(object);
-  }
-  return run;
+  return kubelet_->RunPod(object);
 }
 
 Status DraCluster::StopPod(const std::string& pod) {

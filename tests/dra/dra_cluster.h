@@ -53,7 +53,8 @@ class DraCluster {
   DraCluster& operator=(const DraCluster&) = delete;
 
   // API server, Node, DeviceClasses, driver, kubelet; returns once the
-  // kubelet has registered the driver and the slices are published.
+  // kubelet has registered the driver and done its start-up wipe, and the
+  // slices are published (again).
   Status Start();
 
   // The driver process.
@@ -62,8 +63,9 @@ class DraCluster {
   StatusOr<ProcessResult> StopDriver(bool kill = false);
   const ChildProcess& driver() const { return *driver_; }
   pid_t driver_pid() const { return driver_->pid(); }
-  // The kubelet: stop and start a new one (it wipes the node's slices at
-  // start, as the real one does).
+  // The kubelet: stop and start a new one; returns once it has registered
+  // the driver, wiped the node's slices (as the real one does at start) and
+  // the driver has published them again.
   Status RestartKubelet();
   peers::dra_kubelet::StandInDraKubelet& kubelet() { return *kubelet_; }
   base::FakeClock& kubelet_clock() { return clock_; }

@@ -164,8 +164,10 @@ TEST_F(DraE2eTest, DriverRestartKeepsPreparedClaims) {
     ASSERT_TRUE(c.CreatePodWithTemplate(pod, "share-4").ok());
   }
   ASSERT_TRUE(c.SchedulePending().ok());
-  ASSERT_TRUE(c.RunPod("a").ok());
-  ASSERT_TRUE(c.RunPod("b").ok());
+  for (const char* pod : {"a", "b"}) {
+    auto run = c.RunPod(pod);
+    ASSERT_TRUE(run.ok()) << run.status();
+  }
   ASSERT_EQ(CdiSpecFiles(c.cdi_dir()), 2u);
 
   for (bool kill : {false, true}) {
@@ -382,12 +384,28 @@ TEST_F(DraE2eTest, ConsumableCapacityOffMeansWholeCards) {
   for (const char* pod : {"a", "b", "c"}) {
     ASSERT_TRUE(c.CreatePodWithTemplate(pod, "share-4").ok());
   }
-  auto outcomes = c.SchedulePending();
-  ASSERT_TRUE(outcomes.ok());
-  int bound = 0;
-  for (const auto& o : *outcomes) bound += o.bound ? 1 : 0;
-  EXPECT_EQ(bound, 2) << "one whole card per claim";
-  auto run = c.RunPod("a");
+  // The driver re-publishes its pool whole after the Event; kube-scheduler
+  // retries unschedulable pods when ResourceSlices change, so the pods are
+  // tried again until the pool has settled.
+  std::map<std::string, std::string> bound_to;
+  c.WaitFor([&] {
+    auto outcomes = c.SchedulePending();
+    if (outcomes.ok()) {
+      for (const auto& o : *outcomes) {
+        if (o.bound) bound_to[o.pod.substr(5)] = o.node;  // "demo/"
+      }
+    }
+    return bound_to.size() >= 2;
+  });
+  EXPECT_EQ(bound_to.size(), 2u) << "one whole card per claim";
+  auto last = c.SchedulePending();
+  ASSERT_TRUE(last.ok());
+  ASSERT_EQ(last->size(), 1u);
+  EXPECT_FALSE((*last)[0].bound) << "no third card";
+  ASSERT_EQ(bound_to.count("a") + bound_to.count("b") + bound_to.count("c"),
+            2u);
+  const std::string first = bound_to.begin()->first;
+  auto run = c.RunPod(first);
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_EQ(Env(run->containers[0], "GCUSHARE_MEMORY_LIMIT_MB"), "<unset>");
 }
