@@ -1,7 +1,7 @@
 // replay: replays openb traces through the extender's placement code and
 // the reference policies; prints one table (policy x trace, mean and
 // standard deviation over the seeds) or, with --json, one JSON object per
-// line. See binpack/replay.h and README.md ("Binpacking").
+// line. See binpack/replay.h and docs/binpacking.md.
 //
 //   bazel run -c opt //binpack:replay -- --trace=default --seeds=42-51
 #include <cmath>

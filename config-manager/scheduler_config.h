@@ -27,8 +27,8 @@ struct ExtenderEntryOptions {
   int weight = 1;
   std::string http_timeout = "30s";
   // Also the plain-pod entry (MakePlainEntry) with this weight; on by
-  // default (the binpack policy's shipped default, README.md "Binpacking
-  // on Alibaba's traces").
+  // default (the binpack policy's shipped default, docs/binpacking.md "The
+  // policies replayed").
   bool rank_plain_pods = true;
   int plain_weight = 25;
 };

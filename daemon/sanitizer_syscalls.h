@@ -11,7 +11,7 @@
 //
 // The group was derived by running a confined daemon under ASan+UBSan and
 // under TSan and reading the "seccomp: denied system call <name>" lines
-// (README "Fuzzing and sanitizers").
+// (docs/development.md "Fuzzing and sanitizers").
 //
 // Thread-safety: pure functions.
 #ifndef GCUSHARE_DAEMON_SANITIZER_SYSCALLS_H_

@@ -1,5 +1,5 @@
 // The example file shipped in configs/ (used by the demo) parses to the
-// 8 x 16 GiB node that README and the demo describe.
+// 8 x 16 GiB node that docs/demo.md and the demo describe.
 #include <gtest/gtest.h>
 
 #include "efml/fake_card_source.h"

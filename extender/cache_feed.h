@@ -25,10 +25,10 @@
 
 namespace gcushare::extender {
 
-// What the informers keep (kube::InformerOptions::transform); README "The
-// extender's memory". The CardCache holds what placement needs, so the
-// informers keep only what reconciling and the handlers' old-state checks
-// read:
+// What the informers keep (kube::InformerOptions::transform); docs/extender.md
+// "What the extender keeps in memory". The CardCache holds what placement
+// needs, so the informers keep only what reconciling and the handlers'
+// old-state checks read:
 // - a pod that asks for GCU resources (or whose request cannot be read):
 //   metadata name, namespace, uid, resourceVersion; any other pod: nothing
 //   (it is neither stored nor reported);
@@ -39,7 +39,7 @@ std::optional<nlohmann::json> NodeKeptForm(const nlohmann::json& node);
 
 // What the informers decode of each object (kube::InformerOptions::fields):
 // all that the kept forms above, the feeds and the CardCache read, and
-// nothing else (README "The extender's memory"):
+// nothing else (docs/extender.md "What the extender keeps in memory"):
 // - a pod: metadata name, namespace, uid, resourceVersion,
 //   creationTimestamp and the GCU assignment annotations; spec.nodeName;
 //   name, restartPolicy and resources of each (init) container;

@@ -11,7 +11,7 @@ int Round(double x) { return static_cast<int>(std::lround(x)); }
 
 // How much one unit of expected fragmentation weighs against one unit of
 // memory left free on a node, in kBinpack's node rank (tuned with the
-// openb replay, binpack/README.md).
+// openb replay, docs/binpacking.md).
 constexpr double kFragmentWeight = 2;
 
 // Share of the node's healthy memory still unclaimed after adding `units`.

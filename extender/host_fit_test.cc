@@ -79,7 +79,7 @@ TEST(HostFitTest, StrandingWeighsMoreThanFillingAUsedNode) {
   // are stranded for the 8-core share (16 / 8 = 2 units expected). An
   // untouched node of four cards keeps 40 more units free afterwards but
   // strands nothing. Stranding weighs more than 40 / 2 = 20 per unit
-  // (README "Binpacking on Alibaba's traces": the weight that meets the
+  // (docs/binpacking.md "Results": the weight that meets the
   // target in all 12 cells), so the untouched node wins.
   RequestHistory history;
   const HostRequest small{2000, 8}, large{8000, 8};

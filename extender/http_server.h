@@ -57,7 +57,7 @@ struct HttpServerOptions {
   // Request bytes buffered (declared bodies counted whole) plus answers
   // not yet written, over all connections; a request that would pass it
   // gets 503. With the parsed form of the bodies being handled, this bounds
-  // the server's memory (README "A request is hostile or slow.").
+  // the server's memory (docs/operations.md "A request is hostile or slow").
   size_t max_buffered_bytes = size_t{32} << 20;
   // Whether the cache has synced (/healthz; until then filter,
   // prioritize and bind answer 503 and change nothing).

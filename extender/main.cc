@@ -154,8 +154,8 @@ int Run(int argc, char** argv) {
   // glibc then sweeps them all (malloc_consolidate) at every allocation of
   // 1 KiB or more; without them small frees go to the thread cache or are
   // merged at once. Measured at 5,000 nodes / 150,000 pods: CPU until
-  // ready 4.0 s -> 2.4 s (//extender:scale_benchmark, README "The
-  // extender's memory"). Resident memory unchanged.
+  // ready 4.0 s -> 2.4 s (//extender:scale_benchmark, docs/extender.md "Why it
+  // decodes and judges as it does"). Resident memory unchanged.
   mallopt(M_MXFAST, 0);
   // Two malloc arenas, not 8 per core: each of the 32 HTTP workers would
   // otherwise take one, and a filter's short-lived buffers (the body's
@@ -292,7 +292,8 @@ int Run(int argc, char** argv) {
   CardCache cache;
   RegisterCacheMetrics(&cache, &registry);
   // Nodes' allocatable CPU/memory and every pod's requests, for the
-  // binpack policy's host figures (README "Binpacking on Alibaba's traces").
+  // binpack policy's host figures (docs/binpacking.md "The policies
+  // replayed").
   NodeResources resources;
   NodeFeed node_feed(&cache, &resources);
   kube::EventQueue events(&api, std::string(contract::kExtenderName));
@@ -310,7 +311,8 @@ int Run(int argc, char** argv) {
   kube::Informer nodes(&api, kube::Resource::Nodes(), "", &node_feed,
                        node_options);
   // The pod informer keeps only pods that ask for GCU resources, as their
-  // identity (README "The extender's memory"); the others reach
+  // identity (docs/extender.md "What the extender keeps in memory"); the
+  // others reach
   // NodeResources as unkept objects.
   kube::InformerOptions pod_options;
   pod_options.transform = [&pod_feed](const nlohmann::json& pod) {

@@ -17,7 +17,7 @@ namespace {
 // How much one unit of card memory stranded for lack of host resources
 // weighs in kBinpack's node rank, against 1 per unit of memory left free
 // and 2 per unit of card fragmentation (tuned with the openb replay,
-// README.md "Binpacking on Alibaba's traces", with the plain-pod entry
+// docs/binpacking.md "Results", with the plain-pod entry
 // shipped: 10 misses gpushare40 at 20 GiB G2 cards by 0.09 points, 30 meets
 // all 12 cells by 0.09 there, 50 by 0.25; the all-sharing gpushare100
 // barely moves).

@@ -19,7 +19,7 @@
 # a finding as a regression input, copy it to fuzz/corpus/TARGET/crash-*.
 # Prints one line per target (executions now and in total, exec/s, new
 # corpus size, findings), appends one line per campaign to
-# fuzz/campaigns.tsv (the cumulative record README reports; FUZZ_RECORD=
+# fuzz/campaigns.tsv (the cumulative record; FUZZ_RECORD=
 # another file, or /dev/null to keep none), and exits non-zero when any
 # target found something. SIGTERM/SIGINT stop the running campaign and
 # record it (exit 130).

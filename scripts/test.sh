@@ -4,7 +4,7 @@
 # results; exits non-zero when anything failed or did not build.
 # Extra arguments go to `bazel test` (e.g. a narrower target pattern).
 # `--sanitize` first: every test but the end-to-end ones under ASan+UBSan
-# (or the given targets), as README "Fuzzing and sanitizers" says.
+# (or the given targets), as docs/development.md "Fuzzing and sanitizers" says.
 # Without arguments (as CI runs it) the whole suite runs, then the libraries'
 # unit tests again under ASan+UBSan (SANITIZED_UNIT_TESTS below); set
 # GCUSHARE_SKIP_SANITIZED=1 to leave that second pass out.
@@ -39,7 +39,7 @@ fi
 
 # The libraries that parse outside input and hold the shared state, whose
 # unit tests CI runs a second time under ASan+UBSan (their build is about a
-# tenth of the suite's; README "Fuzzing and sanitizers").
+# tenth of the suite's; docs/development.md "Fuzzing and sanitizers").
 SANITIZED_UNIT_TESTS=(//base/... //status/... //json/... //contract/... //kube/...)
 
 log=$(mktemp)

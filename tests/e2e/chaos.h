@@ -57,7 +57,7 @@ struct ChaosReport {
   int admission_refused = 0;  // Bound while the device plugin was down.
   // Allocated by the kubelet, but the device plugin was SIGKILLed before
   // its gcu-device-assigned mark reached the pod, and the stand-in runtime
-  // starts only marked pods: they stay Pending (see README).
+  // starts only marked pods: they stay Pending (see docs/operations.md).
   int marks_lost = 0;
   int kills = 0;  // SIGKILLs of victims.
   int apiserver_crashes = 0;

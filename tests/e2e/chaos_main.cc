@@ -1,8 +1,8 @@
-// gcushare-chaos: issue 15's chaos runs at full size (README "What happens
-// when..."): 200 sharing pods of mixed sizes created at once on one node of
-// 8 cards; first the extender is SIGKILLed and relaunched at random points
-// (3 times) and the API server killed once in the middle of a Binding, then,
-// on a fresh cluster, the device plugin and the NRI plugin (twice each).
+// gcushare-chaos: issue 15's chaos runs at full size (docs/operations.md
+// "What happens when..."): 200 sharing pods of mixed sizes created at once on
+// one node of 8 cards; first the extender is SIGKILLed and relaunched at random
+// points (3 times) and the API server killed once in the middle of a Binding,
+// then, on a fresh cluster, the device plugin and the NRI plugin (twice each).
 // Prints one line of counts per run; exits 1 when an invariant broke.
 //
 //   bazel run //tests/e2e:gcushare-chaos -- [--pods=200] [--seed=N]

@@ -84,7 +84,7 @@ expect_failure "test support not testonly" kube/testing/BUILD \
 
 # 2. The real tree.
 if ! out=$("$check" "$root" 2>&1); then
-  echo "FAIL: the layering rule is broken in $root (README.md, \"Layering\"):" >&2
+  echo "FAIL: the layering rule is broken in $root (docs/development.md, \"Layering\"):" >&2
   echo "$out" >&2
   exit 1
 fi
