@@ -2,8 +2,8 @@
 # Checks the layering rule on the source tree rooted at $1
 # (docs/development.md, "Layering"): libraries never depend on components,
 # components never depend on each other, stand-ins and test support are
-# testonly, and every component's BUILD is private by default. Bazel's visibility and testonly
-# checks do the rest when `bazel build //...` runs; this catches the cases
+# testonly, and every component's BUILD is private by default. Bazel's
+# visibility and testonly checks do the rest when `bazel build //...` runs; this catches the cases
 # visibility cannot (a library BUILD that grants itself a component label
 # through a public target, a header included without a BUILD dependency).
 #
