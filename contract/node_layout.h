@@ -1,6 +1,6 @@
 // NodeLayout: the cards of one node as the device plugin publishes them in
-// its Node's annotations (docs/contracts.md "Node annotations"), with the one
-// encoder and the one decoder every component uses:
+// its Node's annotations (docs/contracts.md "Node label and annotations"), with
+// the one encoder and the one decoder every component uses:
 //   enflame.com/gcu-memory-unit: the memory unit ("0.1");
 //   enflame.com/gcu-devices: the card list (EncodeNodeCards' JSON array).
 // The device plugin writes it (NodeAnnotationsPatch); the extender reads it

@@ -1,5 +1,5 @@
-// How the plugin advertises enflame.com/gcu-memory (docs/architecture.md "Any
-// node size at any unit"):
+// How the plugin advertises enflame.com/gcu-memory (docs/node-agents.md
+// "Advertise modes: any node size at any unit"):
 //
 //   device-ID mode: register with kubelet and list one device ID per unit in
 //     ListAndWatch; kubelet counts and hands out the IDs (Allocate).

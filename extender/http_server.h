@@ -64,7 +64,7 @@ struct HttpServerOptions {
   std::function<bool()> ready = [] { return true; };
   // Optional: true once the process is stopping; /healthz then answers 503
   // (the readiness probe takes the replica out of the Service) while every
-  // verb goes on answering (docs/ha.md "Stopping").
+  // verb goes on answering (docs/ha.md "What a failure costs").
   std::function<bool()> draining;
   // Optional (several replicas, docs/ha.md): answers /bind instead of the
   // service, given the body and the X-GCUShare-Forwarded-By header ("" when

@@ -428,7 +428,7 @@ int Run(int argc, char** argv) {
   // Out of readiness first; the binder stops binding (waiting for the
   // binds under way) and hands the Lease over, so a successor binds at its
   // next retry; then this replica keeps answering (forwarding binds) until
-  // the Service has moved on (docs/ha.md "Stopping").
+  // the Service has moved on (docs/ha.md "What a failure costs").
   draining = true;
   if (elector != nullptr) {
     router.StopBinding();

@@ -3,10 +3,11 @@
 // memory (status.allocatable) and the sum of the requests of ALL pods bound
 // to it, plain pods included.
 //
-// Kept tiny (README "The extender's memory"): a pod costs one hash-map
-// entry of its uid (128 bits), node index, CPU millicores and memory bytes
-// (about 60 bytes with the map's own overhead); a node its name and four
-// numbers. Nodes keep their index once seen, so a pod never holds a name.
+// Kept tiny (docs/extender.md "What the extender keeps in memory"): a pod costs
+// one hash-map entry of its uid (128 bits), node index, CPU millicores and
+// memory bytes (about 60 bytes with the map's own overhead); a node its name
+// and four numbers. Nodes keep their index once seen, so a pod never holds a
+// name.
 //
 // Bad input (an unreadable quantity) gets InvalidArgument and changes
 // nothing. Thread-safe: one mutex guards everything; calls are short.
