@@ -13,30 +13,16 @@ TEST(ConfigManagerSyscallsTest, AllowsWhatItCalls) {
   const SyscallAllowList list = ConfigManagerSyscalls();
   // Traced (strace -f) through its binary tests; the kube client for
   // --extender-service.
-  testing::ExpectAllowsAnyArgs(list, {"close",
-                                      "exit",
-                                      "exit_group",
-                                      "fchmod",
-                                      "fsync",
-                                      "futex",
-                                      "getdents64",
-                                      "getpid",
-                                      "madvise",
-                                      "mkdir",
-                                      "mmap",
-                                      "mprotect",
-                                      "munmap",
-                                      "newfstatat",
-                                      "openat",
-                                      "read",
-                                      "rename",
-                                      "rt_sigprocmask",
-                                      "rt_sigtimedwait",
-                                      "tgkill",
-                                      "unlink",
-                                      "write",
-                                      "connect",
-                                      "poll"});
+  testing::ExpectAllowsAnyArgs(
+      list,
+      {// Signals, memory.
+       "exit", "exit_group", "futex", "getpid", "madvise", "mmap", "mprotect",
+       "munmap", "rt_sigprocmask", "rt_sigtimedwait", "tgkill",
+       // Files: reads and atomic rewrites.
+       "close", "fchmod", "fsync", "getdents64", "mkdir", "newfstatat",
+       "openat", "read", "rename", "unlink", "write",
+       // Sockets: the kube client.
+       "connect", "poll"});
   testing::ExpectClientSocketFamilies(list);
 }
 

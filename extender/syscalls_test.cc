@@ -13,45 +13,18 @@ namespace {
 TEST(ExtenderSyscallsTest, AllowsWhatItCalls) {
   const SyscallAllowList list = ExtenderSyscalls();
   // Traced (strace -f) through the end-to-end tests and kube/tls_test.
-  testing::ExpectAllowsAnyArgs(list, {"accept",
-                                      "brk",
-                                      "clock_nanosleep",
-                                      "clone",
-                                      "close",
-                                      "connect",
-                                      "exit",
-                                      "exit_group",
-                                      "fcntl",
-                                      "futex",
-                                      "getpeername",
-                                      "getpid",
-                                      "getsockname",
-                                      "getsockopt",
-                                      "gettid",
-                                      "madvise",
-                                      "mmap",
-                                      "mprotect",
-                                      "munmap",
-                                      "openat",
-                                      "poll",
-                                      "read",
-                                      "recvfrom",
-                                      "rseq",
-                                      "rt_sigprocmask",
-                                      "rt_sigtimedwait",
-                                      "sendto",
-                                      "set_robust_list",
-                                      "setsockopt",
-                                      "shutdown",
-                                      "socketpair",
-                                      "tgkill",
-                                      "write",
-                                      "getrandom",
-                                      "newfstatat",
-                                      "lseek",
-                                      "sendmmsg",
-                                      "recvmsg",
-                                      "bind"});
+  testing::ExpectAllowsAnyArgs(
+      list,
+      {// Threads, signals, memory.
+       "brk", "clock_nanosleep", "clone", "exit", "exit_group", "futex",
+       "getpid", "getrandom", "gettid", "madvise", "mmap", "mprotect", "munmap",
+       "rseq", "rt_sigprocmask", "rt_sigtimedwait", "set_robust_list", "tgkill",
+       // Files.
+       "close", "fcntl", "lseek", "newfstatat", "openat", "read", "write",
+       // Sockets: the HTTP server, the kube client, DNS.
+       "accept", "bind", "connect", "getpeername", "getsockname", "getsockopt",
+       "poll", "recvfrom", "recvmsg", "sendmmsg", "sendto", "setsockopt",
+       "shutdown", "socketpair"});
   EXPECT_TRUE(list.AllowsArg("ioctl", 1, FIONREAD));  // DNS resolution.
   testing::ExpectClientSocketFamilies(list);
 }

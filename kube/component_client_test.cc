@@ -31,31 +31,34 @@ class ComponentClientTest : public ::testing::Test {
     server_.Start();
   }
 
+  std::unique_ptr<ComponentClient> Connect() {
+    ClientConfig config;
+    config.server = server_.url();
+    StatusOr<std::unique_ptr<ComponentClient>> client =
+        ComponentClient::Connect(config, "gcushare-test", kReadPods);
+    EXPECT_TRUE(client.ok()) << client.status();
+    return client.ok() ? std::move(client).value() : nullptr;
+  }
+
   ScriptedServer server_;
 };
 
 TEST_F(ComponentClientTest, AllowedCallsReachTheServer) {
-  ClientConfig config;
-  config.server = server_.url();
-  StatusOr<std::unique_ptr<ComponentClient>> client =
-      ComponentClient::Connect(config, "gcushare-test", kReadPods);
-  ASSERT_TRUE(client.ok()) << client.status();
-  EXPECT_EQ((*client)->server(), server_.url());
+  std::unique_ptr<ComponentClient> client = Connect();
+  ASSERT_NE(client, nullptr);
+  EXPECT_EQ(client->server(), server_.url());
   StatusOr<nlohmann::json> pod =
-      (*client)->api()->Get(Resource::Pods(), "ns1", "p1");
+      client->api()->Get(Resource::Pods(), "ns1", "p1");
   ASSERT_TRUE(pod.ok()) << pod.status();
   EXPECT_EQ(ResourceVersionOf(*pod), "7");
   EXPECT_EQ(server_.requests().size(), 1u);
 }
 
 TEST_F(ComponentClientTest, CallsOutsideThePermissionsAreNeverSent) {
-  ClientConfig config;
-  config.server = server_.url();
-  StatusOr<std::unique_ptr<ComponentClient>> client =
-      ComponentClient::Connect(config, "gcushare-test", kReadPods);
-  ASSERT_TRUE(client.ok()) << client.status();
+  std::unique_ptr<ComponentClient> client = Connect();
+  ASSERT_NE(client, nullptr);
   Status deleted =
-      (*client)->api()->Delete(Resource::Pods(), "ns1", "p1", DeleteOptions{});
+      client->api()->Delete(Resource::Pods(), "ns1", "p1", DeleteOptions{});
   EXPECT_EQ(deleted.code(), StatusCode::kPermissionDenied) << deleted;
   EXPECT_NE(deleted.message().find("gcushare-test"), std::string::npos)
       << deleted;

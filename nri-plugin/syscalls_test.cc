@@ -12,22 +12,17 @@ namespace {
 TEST(NriPluginSyscallsTest, AllowsWhatItCalls) {
   const SyscallAllowList list = NriPluginSyscalls();
   // Traced (strace -f) through the end-to-end tests.
-  testing::ExpectAllowsAnyArgs(list, {"clone",          "close",
-                                      "connect",        "exit",
-                                      "exit_group",     "fcntl",
-                                      "futex",          "getpeername",
-                                      "getpid",         "getsockname",
-                                      "getsockopt",     "gettid",
-                                      "madvise",        "mmap",
-                                      "mprotect",       "munmap",
-                                      "newfstatat",     "openat",
-                                      "poll",           "read",
-                                      "recvfrom",       "rseq",
-                                      "rt_sigprocmask", "rt_sigtimedwait",
-                                      "sendto",         "set_robust_list",
-                                      "setsockopt",     "shutdown",
-                                      "socketpair",     "tgkill",
-                                      "write"});
+  testing::ExpectAllowsAnyArgs(
+      list,
+      {// Threads, signals, memory.
+       "clone", "exit", "exit_group", "futex", "getpid", "gettid", "madvise",
+       "mmap", "mprotect", "munmap", "rseq", "rt_sigprocmask",
+       "rt_sigtimedwait", "set_robust_list", "tgkill",
+       // Files.
+       "close", "fcntl", "newfstatat", "openat", "read", "write",
+       // Sockets: the NRI connection, the kube client, DNS.
+       "connect", "getpeername", "getsockname", "getsockopt", "poll",
+       "recvfrom", "sendto", "setsockopt", "shutdown", "socketpair"});
   testing::ExpectClientSocketFamilies(list);
 }
 
