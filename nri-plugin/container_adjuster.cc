@@ -38,7 +38,7 @@ bool AsksForGcu(const nlohmann::json& pod, const std::string& container) {
 
 ContainerAdjuster::ContainerAdjuster(DeviceNodes* nodes,
                                      NodeInfoCache* node_info,
-                                     AdjusterOptions options, PodCache* pods,
+                                     AdjusterOptions options, PodLookup* pods,
                                      assignment::AssignedMarker* marker,
                                      kube::EventQueue* events)
     : nodes_(nodes),
@@ -59,7 +59,7 @@ StatusOr<nlohmann::json> ContainerAdjuster::ReadPod(
     const api::PodSandbox& pod) {
   if (pods_ != nullptr) {
     GCUSHARE_ASSIGN_OR_RETURN(
-        PodCache::PodPtr cached,
+        PodLookup::PodPtr cached,
         pods_->Find(pod.uid(), PodName(pod), pod_wait_cap_.load()));
     return *cached;
   }
