@@ -32,9 +32,8 @@
 #include "daemon/daemon.h"
 #include "daemon/version.h"
 #include "fs/make_dirs.h"
-#include "kube/api_permissions.h"
+#include "kube/component_client.h"
 #include "kube/config.h"
-#include "kube/curl_kube_client.h"
 
 namespace gcushare::config_manager {
 namespace {
@@ -181,8 +180,7 @@ int Run(int argc, char** argv) {
     return daemon.Fail(InvalidArgumentError(
         "give exactly one of --extender-url and --extender-service"));
   }
-  std::unique_ptr<kube::CurlKubeClient> client;
-  std::unique_ptr<kube::PermissionCheckingKubeClient> api;
+  std::unique_ptr<kube::ComponentClient> client;
   if (needs_url && !f.extender_service.empty()) {
     if (auto ref = ParseServiceRef(f.extender_service); !ref.ok()) {
       return daemon.Fail(ref.status());
@@ -192,20 +190,20 @@ int Run(int argc, char** argv) {
     kube::KubeClientOptions options;
     options.http.user_agent = std::string(contract::kConfigManagerName) + "/" +
                               std::string(Version());
-    auto created = kube::CurlKubeClient::Create(*config, options);
+    auto created = kube::ComponentClient::Connect(
+        *config, std::string(contract::kConfigManagerName),
+        ConfigManagerApiPermissions(), options);
     if (!created.ok()) return daemon.Fail(created.status());
     client = std::move(*created);
-    api = std::make_unique<kube::PermissionCheckingKubeClient>(
-        client.get(), std::string(contract::kConfigManagerName),
-        ConfigManagerApiPermissions());
   }
+  kube::KubeClient* api = client != nullptr ? client->api() : nullptr;
   if (auto s = daemon.Confine(ConfigManagerSyscalls()); !s.ok()) {
     return daemon.Fail(s);
   }
 
   RealFileSystem fs;
   if (f.command == "apply") {
-    Status s = ApplyOnce(f, api.get(), &fs);
+    Status s = ApplyOnce(f, api, &fs);
     return s.ok() ? daemon.Finish() : daemon.Fail(s);
   }
   if (f.command == "restore") {
@@ -248,7 +246,7 @@ int Run(int argc, char** argv) {
       daemon.shutdown().Wait();
       break;
     }
-    Status s = ApplyOnce(f, api.get(), &fs);
+    Status s = ApplyOnce(f, api, &fs);
     *lock = StateLock();  // Released before waiting.
     if (!s.ok()) spdlog::error("apply failed (will retry): {}", s.ToString());
     std::chrono::milliseconds wait = s.ok() ? resync : std::chrono::seconds(5);

@@ -3,8 +3,8 @@
 #include "config-manager/syscalls.h"
 
 #include <gtest/gtest.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
+
+#include "daemon/testing/syscall_expectations.h"
 
 namespace gcushare::config_manager {
 namespace {
@@ -13,48 +13,22 @@ TEST(ConfigManagerSyscallsTest, AllowsWhatItCalls) {
   const SyscallAllowList list = ConfigManagerSyscalls();
   // Traced (strace -f) through its binary tests; the kube client for
   // --extender-service.
-  const char* const kTraced[] = {"close",
-                                 "exit",
-                                 "exit_group",
-                                 "fchmod",
-                                 "fsync",
-                                 "futex",
-                                 "getdents64",
-                                 "getpid",
-                                 "madvise",
-                                 "mkdir",
-                                 "mmap",
-                                 "mprotect",
-                                 "munmap",
-                                 "newfstatat",
-                                 "openat",
-                                 "read",
-                                 "rename",
-                                 "rt_sigprocmask",
-                                 "rt_sigtimedwait",
-                                 "tgkill",
-                                 "unlink",
-                                 "write",
-                                 "connect",
-                                 "poll"};
-  for (const char* name : kTraced) {
-    EXPECT_TRUE(list.AllowsAnyArgs(name)) << name;
-  }
-  // TCP, DNS, unix sockets, getaddrinfo's netlink; no other family.
-  for (int family : {AF_INET, AF_INET6, AF_UNIX, AF_NETLINK}) {
-    EXPECT_TRUE(list.AllowsArg("socket", 0, family)) << family;
-  }
-  EXPECT_FALSE(list.AllowsArg("socket", 0, AF_PACKET));
+  testing::ExpectAllowsAnyArgs(
+      list,
+      {// Signals, memory.
+       "exit", "exit_group", "futex", "getpid", "madvise", "mmap", "mprotect",
+       "munmap", "rt_sigprocmask", "rt_sigtimedwait", "tgkill",
+       // Files: reads and atomic rewrites.
+       "close", "fchmod", "fsync", "getdents64", "mkdir", "newfstatat",
+       "openat", "read", "rename", "unlink", "write",
+       // Sockets: the kube client.
+       "connect", "poll"});
+  testing::ExpectClientSocketFamilies(list);
 }
 
 TEST(ConfigManagerSyscallsTest, ForbidsWhatItNeverNeeds) {
   const SyscallAllowList list = ConfigManagerSyscalls();
-  for (const std::string& name : ForbiddenSyscalls()) {
-    EXPECT_FALSE(list.Allows(name)) << name;
-  }
-  for (const char* name : {"listen", "accept4", "epoll_wait"}) {
-    EXPECT_FALSE(list.Allows(name)) << name;
-  }
+  testing::ExpectRefusesForbidden(list, {"listen", "accept4", "epoll_wait"});
   EXPECT_FALSE(list.AllowsAnyArgs("ioctl"));
 }
 

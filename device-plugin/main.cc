@@ -10,9 +10,7 @@
 #include "device-plugin/plugin.h"
 #include "device-plugin/syscalls.h"
 #include "efml/card_source_factory.h"
-#include "kube/api_permissions.h"
-#include "kube/config.h"
-#include "kube/curl_kube_client.h"
+#include "kube/component_client.h"
 #include "metrics/http_endpoint.h"
 #include "metrics/registry.h"
 
@@ -37,23 +35,19 @@ int main(int argc, char** argv) {
   StatusOr<std::unique_ptr<efml::CardSource>> source =
       efml::MakeCardSource(line.cards);
   if (!source.ok()) return daemon.Fail(source.status());
-  StatusOr<kube::ClientConfig> kube_config =
-      kube::ResolveConfig(line.kubeconfig);
-  if (!kube_config.ok()) return daemon.Fail(kube_config.status());
-  spdlog::info("API server {} ({})", kube_config->server, kube_config->source);
   base::RealClock clock;
   kube::KubeClientOptions client_options;
   client_options.clock = &clock;
-  StatusOr<std::unique_ptr<kube::CurlKubeClient>> client =
-      kube::CurlKubeClient::Create(*kube_config, client_options);
-  if (!client.ok()) return daemon.Fail(client.status());
+  StatusOr<std::unique_ptr<kube::ComponentClient>> kube_client =
+      kube::ComponentClient::ConnectFromFlag(
+          line.kubeconfig, std::string(contract::kDevicePluginName),
+          deviceplugin::DevicePluginApiPermissions(), client_options);
+  if (!kube_client.ok()) return daemon.Fail(kube_client.status());
 
   metrics::Registry registry;  // Outlives the plugin and the endpoint.
   config->registry = &registry;
-  kube::PermissionCheckingKubeClient api(
-      client->get(), std::string(contract::kDevicePluginName),
-      deviceplugin::DevicePluginApiPermissions());
-  deviceplugin::Plugin plugin(*config, source->get(), &api, &clock);
+  deviceplugin::Plugin plugin(*config, source->get(), (*kube_client)->api(),
+                              &clock);
   if (Status s = plugin.Start(); !s.ok()) return daemon.Fail(s);
   StatusOr<std::unique_ptr<metrics::HttpEndpoint>> endpoint =
       metrics::StartFromFlags(&registry, metrics_flags);

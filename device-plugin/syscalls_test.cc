@@ -3,9 +3,9 @@
 #include "device-plugin/syscalls.h"
 
 #include <gtest/gtest.h>
-#include <sys/ioctl.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
+
+#include "daemon/testing/syscall_expectations.h"
 
 namespace gcushare::deviceplugin {
 namespace {
@@ -15,42 +15,34 @@ TEST(DevicePluginSyscallsTest, AllowsWhatItCalls) {
     const SyscallAllowList list = DevicePluginSyscalls(vendor);
     // Traced (strace -f) through the end-to-end tests; gRPC's threads ask
     // for their scheduling policy (sched_getparam, sched_getscheduler).
-    for (const char* name :
-         {"accept4", "bind", "clock_nanosleep", "clone", "close", "connect",
-          "epoll_create1", "epoll_ctl", "epoll_wait", "eventfd2", "exit",
-          "exit_group", "fcntl", "futex", "getpeername", "getpid", "getrandom",
-          "getsockname", "getsockopt", "gettid", "listen", "madvise", "mmap",
-          "mprotect", "munmap", "newfstatat", "openat", "poll", "read",
-          "recvfrom", "recvmsg", "rseq", "rt_sigprocmask", "rt_sigreturn",
-          "rt_sigtimedwait", "sched_getparam", "sched_getscheduler",
-          "sched_yield", "sendmsg", "sendto", "set_robust_list", "setsockopt",
-          "shutdown", "socketpair", "tgkill", "uname", "unlink", "write",
-          // The CDI spec's atomic rewrite.
-          "fsync", "fchmod", "rename"}) {
-      EXPECT_TRUE(list.AllowsAnyArgs(name)) << name;
-    }
+    testing::ExpectAllowsAnyArgs(
+        list,
+        {"accept4", "bind", "clock_nanosleep", "clone", "close", "connect",
+         "epoll_create1", "epoll_ctl", "epoll_wait", "eventfd2", "exit",
+         "exit_group", "fcntl", "futex", "getpeername", "getpid", "getrandom",
+         "getsockname", "getsockopt", "gettid", "listen", "madvise", "mmap",
+         "mprotect", "munmap", "newfstatat", "openat", "poll", "read",
+         "recvfrom", "recvmsg", "rseq", "rt_sigprocmask", "rt_sigreturn",
+         "rt_sigtimedwait", "sched_getparam", "sched_getscheduler",
+         "sched_yield", "sendmsg", "sendto", "set_robust_list", "setsockopt",
+         "shutdown", "socketpair", "tgkill", "uname", "unlink", "write",
+         // The CDI spec's atomic rewrite.
+         "fsync", "fchmod", "rename"});
     EXPECT_TRUE(list.AllowsArg("prctl", 0, PR_SET_NAME));  // gRPC threads.
-    // TCP, DNS, unix sockets, getaddrinfo's netlink; no other family.
-    for (int family : {AF_INET, AF_INET6, AF_UNIX, AF_NETLINK}) {
-      EXPECT_TRUE(list.AllowsArg("socket", 0, family)) << family;
-    }
-    EXPECT_FALSE(list.AllowsArg("socket", 0, AF_PACKET));
+    testing::ExpectClientSocketFamilies(list);
   }
 }
 
 TEST(DevicePluginSyscallsTest, ForbidsWhatItNeverNeeds) {
   for (bool vendor : {false, true}) {
     const SyscallAllowList list = DevicePluginSyscalls(vendor);
-    for (const std::string& name : ForbiddenSyscalls()) {
-      EXPECT_FALSE(list.Allows(name)) << name;
-    }
+    testing::ExpectRefusesForbidden(list);
     EXPECT_FALSE(list.AllowsArg("prctl", 0, PR_SET_DUMPABLE));
   }
 }
 
 TEST(DevicePluginSyscallsTest, AnyIoctlOnlyForTheVendorLibrary) {
-  EXPECT_FALSE(DevicePluginSyscalls(false).AllowsAnyArgs("ioctl"));
-  EXPECT_FALSE(DevicePluginSyscalls(false).AllowsArg("ioctl", 1, TCGETS));
+  testing::ExpectNoGeneralIoctl(DevicePluginSyscalls(false));
   EXPECT_TRUE(DevicePluginSyscalls(true).AllowsAnyArgs("ioctl"));
 }
 

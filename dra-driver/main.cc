@@ -19,9 +19,7 @@
 #include "efml/card_source_factory.h"
 #include "efml/health_monitor.h"
 #include "fs/make_dirs.h"
-#include "kube/api_permissions.h"
-#include "kube/config.h"
-#include "kube/curl_kube_client.h"
+#include "kube/component_client.h"
 #include "metrics/http_endpoint.h"
 #include "metrics/registry.h"
 
@@ -50,19 +48,15 @@ int main(int argc, char** argv) {
   if (!inventory.ok()) return daemon.Fail(inventory.status());
   spdlog::info("{} cards found by the {} backend", inventory->cards.size(),
                (*source)->Name());
-  StatusOr<kube::ClientConfig> kube_config =
-      kube::ResolveConfig(line.kubeconfig);
-  if (!kube_config.ok()) return daemon.Fail(kube_config.status());
-  spdlog::info("API server {} ({})", kube_config->server, kube_config->source);
   base::RealClock clock;
   kube::KubeClientOptions client_options;
   client_options.clock = &clock;
-  StatusOr<std::unique_ptr<kube::CurlKubeClient>> client =
-      kube::CurlKubeClient::Create(*kube_config, client_options);
-  if (!client.ok()) return daemon.Fail(client.status());
-  kube::PermissionCheckingKubeClient api(
-      client->get(), std::string(contract::kDraDriverComponentName),
-      dra::DraDriverApiPermissions());
+  StatusOr<std::unique_ptr<kube::ComponentClient>> kube_client =
+      kube::ComponentClient::ConnectFromFlag(
+          line.kubeconfig, std::string(contract::kDraDriverComponentName),
+          dra::DraDriverApiPermissions(), client_options);
+  if (!kube_client.ok()) return daemon.Fail(kube_client.status());
+  kube::KubeClient* api = (*kube_client)->api();
   metrics::Registry registry;  // Outlives everything below.
 
   // Claims: the checkpoint first, so that Unprepare works for what an
@@ -77,7 +71,7 @@ int main(int argc, char** argv) {
   claim_options.boot_id_path = config->boot_id_file;
   claim_options.memory_unit = config->unit;
   claim_options.inventory = *inventory;
-  claim_options.kube = &api;
+  claim_options.kube = api;
   claim_options.clock = &clock;
   claim_options.metrics = &registry;
   dra::ClaimPreparer claims(claim_options);
@@ -107,7 +101,7 @@ int main(int argc, char** argv) {
   slice_options.slices.taint_unhealthy = config->taint_unhealthy;
   slice_options.clock = &clock;
   slice_options.metrics = &registry;
-  dra::SlicePublisher slices(&api, *inventory, slice_options);
+  dra::SlicePublisher slices(api, *inventory, slice_options);
 
   efml::HealthMonitor health(**source, *inventory);
   dra::DriverOptions driver_options;

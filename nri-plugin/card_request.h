@@ -13,7 +13,8 @@
 //
 // A shared container's own limit: the pod's gcu-device-memory-request when
 // it is the pod's only GCU container; otherwise its own limit in the pod
-// spec, so the pod object is needed (ContainerCards::needs_pod).
+// spec, so the pod object is needed (ContainerCards::needs_pod), and
+// CompleteFromPod finishes the answer without resolving it again.
 #ifndef GCUSHARE_NRI_PLUGIN_CARD_REQUEST_H_
 #define GCUSHARE_NRI_PLUGIN_CARD_REQUEST_H_
 
@@ -37,7 +38,7 @@ struct ContainerCards {
   std::optional<uint64_t> card_memory_units;
   // The pod's enflame.com/gcu-memory-unit annotation, when present.
   std::optional<std::string> unit;
-  // The limit could not be told from annotations: call again with the pod.
+  // The limit could not be told from annotations: CompleteFromPod.
   bool needs_pod = false;
 };
 
@@ -47,6 +48,15 @@ struct ContainerCards {
 StatusOr<std::optional<ContainerCards>> ResolveContainerCards(
     const nlohmann::json& annotations, std::string_view container,
     const nlohmann::json* pod);
+
+// Completes `cards` (a ResolveContainerCards result that needs_pod) from
+// the pod object: shared or whole and the container's own limit, from its
+// spec. The result is what ResolveContainerCards gives with the pod.
+// Fails as ResolveContainerCards with the pod does (the pod request's error
+// when the spec does not parse, InvalidArgument when it asks for no
+// enflame.com/gcu-memory for `container`); `cards` is then unchanged.
+Status CompleteFromPod(const nlohmann::json& pod, std::string_view container,
+                       ContainerCards* cards);
 
 }  // namespace gcushare::nri
 

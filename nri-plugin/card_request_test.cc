@@ -77,6 +77,37 @@ TEST(CardRequestTest, TwoSharedContainersNeedThePodSpec) {
   EXPECT_EQ((*with_pod)->limit_units, 4u);
 }
 
+TEST(CardRequestTest, CompleteFromPodAnswersAsResolvingWithThePod) {
+  json a = {{"enflame.com/gcu-device-id", "0"},
+            {"enflame.com/gcu-device-memory-request", "6"},
+            {"enflame.com/gcu-container-devices", R"({"a":[0],"b":[0]})"}};
+  // b's own limit; a whole card after all; b not in the spec (an error).
+  for (const json& pod :
+       {Pod({Container("a", "enflame.com/gcu-memory", "2"),
+             Container("b", "enflame.com/gcu-memory", "4")}),
+        Pod({Container("b", "enflame.com/gcu-count", "1")}),
+        Pod({Container("a", "enflame.com/gcu-memory", "2")})}) {
+    auto r = ResolveContainerCards(a, "b", nullptr);
+    ASSERT_TRUE(r.ok()) << r.status();
+    ASSERT_TRUE((*r)->needs_pod);
+    ContainerCards completed = **r;
+    Status s = CompleteFromPod(pod, "b", &completed);
+    auto with_pod = ResolveContainerCards(a, "b", &pod);
+    ASSERT_EQ(s.code(), with_pod.status().code()) << pod.dump();
+    if (!s.ok()) {
+      EXPECT_EQ(s.message(), with_pod.status().message());
+      EXPECT_TRUE(completed.needs_pod);  // Unchanged.
+      continue;
+    }
+    EXPECT_EQ(completed.cards, (*with_pod)->cards);
+    EXPECT_EQ(completed.shared, (*with_pod)->shared) << pod.dump();
+    EXPECT_EQ(completed.limit_units, (*with_pod)->limit_units) << pod.dump();
+    EXPECT_EQ(completed.card_memory_units, (*with_pod)->card_memory_units);
+    EXPECT_EQ(completed.unit, (*with_pod)->unit);
+    EXPECT_FALSE(completed.needs_pod);
+  }
+}
+
 TEST(CardRequestTest, PodSpecTellsWholeFromShared) {
   json a = {{"enflame.com/gcu-device-id", "5"},
             {"enflame.com/gcu-device-memory-request", "16"}};

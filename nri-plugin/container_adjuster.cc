@@ -38,7 +38,7 @@ bool AsksForGcu(const nlohmann::json& pod, const std::string& container) {
 
 ContainerAdjuster::ContainerAdjuster(DeviceNodes* nodes,
                                      NodeInfoCache* node_info,
-                                     AdjusterOptions options, PodCache* pods,
+                                     AdjusterOptions options, PodLookup* pods,
                                      assignment::AssignedMarker* marker,
                                      kube::EventQueue* events)
     : nodes_(nodes),
@@ -59,7 +59,7 @@ StatusOr<nlohmann::json> ContainerAdjuster::ReadPod(
     const api::PodSandbox& pod) {
   if (pods_ != nullptr) {
     GCUSHARE_ASSIGN_OR_RETURN(
-        PodCache::PodPtr cached,
+        PodLookup::PodPtr cached,
         pods_->Find(pod.uid(), PodName(pod), pod_wait_cap_.load()));
     return *cached;
   }
@@ -77,6 +77,8 @@ StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
       "pod " + PodName(pod) + " container " + container.name();
   api::CreateContainerResponse response;
 
+  // The assignment: the sandbox's annotations; only when it carries none,
+  // the pod's (read from the PodCache).
   std::optional<nlohmann::json> pod_object;
   nlohmann::json annotations = AnnotationsJson(pod.annotations());
   if (pod.annotations().empty() && pods_ != nullptr) {
@@ -91,48 +93,45 @@ StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
                       : nlohmann::json::object();
   }
 
+  // The cards, resolved once (with the pod when it was read above).
   StatusOr<std::optional<ContainerCards>> resolved =
       ResolveContainerCards(annotations, container.name(),
                             pod_object.has_value() ? &*pod_object : nullptr);
   if (!resolved.ok()) return resolved.status().WithContext(who);
   if (!resolved->has_value()) return response;  // Asked for nothing.
-  if ((*resolved)->needs_pod) {
-    if (!pod_object.has_value()) {
-      StatusOr<nlohmann::json> object = ReadPod(pod);
-      if (!object.ok()) return object.status().WithContext(who);
-      pod_object = std::move(*object);
-    }
-    resolved =
-        ResolveContainerCards(annotations, container.name(), &*pod_object);
-    if (!resolved.ok()) return resolved.status().WithContext(who);
-    if (!resolved->has_value()) return response;
+  ContainerCards cards = std::move(**resolved);
+
+  // Whether the pod is needed, decided once: for the container's own limit
+  // when the annotations cannot tell it, and with a PodCache to check that
+  // its spec asks for a card (annotations alone are anyone's to set). Read
+  // at most once.
+  if ((cards.needs_pod || pods_ != nullptr) && !pod_object.has_value()) {
+    StatusOr<nlohmann::json> object = ReadPod(pod);
+    if (!object.ok()) return object.status().WithContext(who);
+    pod_object = std::move(*object);
   }
-  if (pods_ != nullptr) {
-    // Annotations say which card; only the spec says whether the container
-    // asked for one (annotations alone are anyone's to set).
-    if (!pod_object.has_value()) {
-      StatusOr<nlohmann::json> object = ReadPod(pod);
-      if (!object.ok()) return object.status().WithContext(who);
-      pod_object = std::move(*object);
-    }
-    if (!AsksForGcu(*pod_object, container.name())) {
-      spdlog::warn(
-          "{}: carries a GCU assignment in its annotations but its spec "
-          "asks for no {} or {}: no card handed out",
-          who, contract::kResourceMemory, contract::kResourceCount);
-      if (events_ != nullptr) {
-        events_->Post({"Pod", pod.namespace_(), pod.name(), pod.uid()},
-                      "Warning", "GCUNotRequested",
-                      "container " + container.name() +
-                          " got no GCU card: the pod's annotations name one "
-                          "but its spec asks for no " +
-                          std::string(contract::kResourceMemory) + " or " +
-                          std::string(contract::kResourceCount));
-      }
-      return response;
+  if (cards.needs_pod) {
+    if (Status s = CompleteFromPod(*pod_object, container.name(), &cards);
+        !s.ok()) {
+      return s.WithContext(who);
     }
   }
-  const ContainerCards& cards = **resolved;
+  if (pods_ != nullptr && !AsksForGcu(*pod_object, container.name())) {
+    spdlog::warn(
+        "{}: carries a GCU assignment in its annotations but its spec "
+        "asks for no {} or {}: no card handed out",
+        who, contract::kResourceMemory, contract::kResourceCount);
+    if (events_ != nullptr) {
+      events_->Post({"Pod", pod.namespace_(), pod.name(), pod.uid()}, "Warning",
+                    "GCUNotRequested",
+                    "container " + container.name() +
+                        " got no GCU card: the pod's annotations name one "
+                        "but its spec asks for no " +
+                        std::string(contract::kResourceMemory) + " or " +
+                        std::string(contract::kResourceCount));
+    }
+    return response;
+  }
 
   AdjustmentInput input;
   input.cards = cards;

@@ -53,7 +53,7 @@
 #include "nri-plugin/api/api.pb.h"
 #include "nri-plugin/device_nodes.h"
 #include "nri-plugin/node_info.h"
-#include "nri-plugin/pod_cache.h"
+#include "nri-plugin/pod_lookup.h"
 #include "status/status.h"
 
 namespace gcushare::nri {
@@ -72,7 +72,7 @@ class ContainerAdjuster {
   // Everything but `nodes` may be null (no API server access): then the
   // annotations are trusted and nothing is marked or recorded.
   ContainerAdjuster(DeviceNodes* nodes, NodeInfoCache* node_info,
-                    AdjusterOptions options, PodCache* pods = nullptr,
+                    AdjusterOptions options, PodLookup* pods = nullptr,
                     assignment::AssignedMarker* marker = nullptr,
                     kube::EventQueue* events = nullptr);
 
@@ -95,7 +95,7 @@ class ContainerAdjuster {
   DeviceNodes* nodes_;
   NodeInfoCache* node_info_;
   AdjusterOptions options_;
-  PodCache* pods_;
+  PodLookup* pods_;
   assignment::AssignedMarker* marker_;
   kube::EventQueue* events_;  // May be null.
   std::mutex warned_mu_;

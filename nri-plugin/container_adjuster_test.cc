@@ -7,6 +7,8 @@
 #include "base/clock.h"
 #include "kube/testing/fake_kube_client.h"
 #include "nri-plugin/fake_device_nodes.h"
+#include "nri-plugin/pod_cache.h"
+#include "nri-plugin/pod_lookup.h"
 
 namespace gcushare::nri {
 namespace {
@@ -190,6 +192,75 @@ TEST_F(ContainerAdjusterTest, MarksThePodAssignedWhenAllocateDidNot) {
   }
   EXPECT_EQ(patches, 1);  // One mark per pod, not per container.
   marker.Stop();
+}
+
+// Answers from a PodCache and counts the lookups.
+class CountingPods : public PodLookup {
+ public:
+  explicit CountingPods(const PodCache* cache) : cache_(cache) {}
+  StatusOr<PodPtr> Find(const std::string& uid, const std::string& who,
+                        std::chrono::milliseconds cap) const override {
+    ++finds_;
+    return cache_->Find(uid, who, cap);
+  }
+  int finds() const { return finds_; }
+
+ private:
+  const PodCache* cache_;
+  mutable int finds_ = 0;
+};
+
+// Whatever the container needs the pod for (its annotations, its own
+// limit, the check that its spec asks for a card), the pod is read once;
+// a container that asked for nothing costs no read.
+TEST_F(ContainerAdjusterTest, ReadsThePodAtMostOnce) {
+  json whole = {{"limits", {{"enflame.com/gcu-count", "1"}}}};
+  json two_gib = {{"limits", {{"enflame.com/gcu-memory", "2"}}}};
+  json four_gib = {{"limits", {{"enflame.com/gcu-memory", "4"}}}};
+  std::map<std::string, std::string> shared_by_two = {
+      {"enflame.com/gcu-device-id", "0"},
+      {"enflame.com/gcu-device-memory-request", "6"},
+      {"enflame.com/gcu-container-devices", R"({"a":[0],"b":[0]})"}};
+  std::map<std::string, std::string> one_card = {
+      {"enflame.com/gcu-device-id", "1"}};
+  struct Case {
+    const char* name;
+    std::map<std::string, std::string> cached_annotations;
+    json containers;
+    api::CreateContainerRequest request;
+    bool gets_card;
+    int reads;
+  };
+  const Case cases[] = {
+      {"sandbox without annotations", one_card,
+       json::array({{{"name", "main"}, {"resources", whole}}}), Request({}),
+       true, 1},
+      {"own limit from the spec", shared_by_two,
+       json::array({{{"name", "a"}, {"resources", two_gib}},
+                    {{"name", "b"}, {"resources", four_gib}}}),
+       Request(shared_by_two, "b"), true, 1},
+      {"spec check only", one_card,
+       json::array({{{"name", "main"}, {"resources", whole}}}),
+       Request(one_card), true, 1},
+      {"annotations without a request", one_card,
+       json::array({{{"name", "main"}, {"resources", json::object()}}}),
+       Request(one_card), false, 1},
+      {"asked for nothing", shared_by_two,
+       json::array({{{"name", "a"}, {"resources", two_gib}},
+                    {{"name", "sidecar"}, {"resources", json::object()}}}),
+       Request(shared_by_two, "sidecar"), false, 0},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    PodCache cache(std::chrono::milliseconds(0));
+    cache.OnAdd(CachedPod("uid-1", json(c.cached_annotations), c.containers));
+    CountingPods pods(&cache);
+    ContainerAdjuster adjuster(&nodes_, nullptr, {}, &pods);
+    auto r = adjuster.CreateContainer(c.request);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(Env(*r).count("ENFLAME_VISIBLE_DEVICES"), c.gets_card ? 1u : 0u);
+    EXPECT_EQ(pods.finds(), c.reads);
+  }
 }
 
 // The pod wait is capped at half the runtime's request deadline.

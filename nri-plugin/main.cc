@@ -17,9 +17,8 @@
 #include "contract/memory_unit.h"
 #include "contract/names.h"
 #include "daemon/daemon.h"
-#include "kube/api_permissions.h"
+#include "kube/component_client.h"
 #include "kube/config.h"
-#include "kube/curl_kube_client.h"
 #include "kube/event_queue.h"
 #include "kube/informer.h"
 #include "metrics/http_endpoint.h"
@@ -118,8 +117,7 @@ int main(int argc, char** argv) {
       std::chrono::milliseconds(registration_timeout_ms);
 
   base::RealClock clock;
-  std::unique_ptr<kube::CurlKubeClient> curl;
-  std::unique_ptr<kube::PermissionCheckingKubeClient> client;
+  std::unique_ptr<kube::ComponentClient> kube_client;
   StatusOr<kube::ClientConfig> config = kube::ResolveConfig(kubeconfig);
   if (config.ok()) {
     // Without the node's name there is no watch of its pods, and a card
@@ -131,13 +129,12 @@ int main(int argc, char** argv) {
     }
     kube::KubeClientOptions kube_options;
     kube_options.clock = &clock;
-    auto created = kube::CurlKubeClient::Create(*config, kube_options);
+    auto created = kube::ComponentClient::Connect(
+        *config, std::string(contract::kNriPluginName),
+        gcushare::nri::NriPluginApiPermissions(), kube_options);
     if (!created.ok()) return daemon.Fail(created.status());
-    curl = std::move(*created);
-    client = std::make_unique<kube::PermissionCheckingKubeClient>(
-        curl.get(), std::string(contract::kNriPluginName),
-        gcushare::nri::NriPluginApiPermissions());
-    spdlog::info("API server {} ({})", curl->server(), config->source);
+    kube_client = std::move(*created);
+    spdlog::info("API server {} ({})", kube_client->server(), config->source);
   } else if (!kubeconfig.empty() ||
              config.status().code() !=
                  gcushare::StatusCode::kFailedPrecondition) {
@@ -161,19 +158,21 @@ int main(int argc, char** argv) {
   std::unique_ptr<kube::Informer> node_informer;
   std::unique_ptr<gcushare::assignment::AssignedMarker> marker;
   std::unique_ptr<kube::EventQueue> events;
+  kube::KubeClient* client =
+      kube_client != nullptr ? kube_client->api() : nullptr;
   if (client != nullptr) {
     kube::InformerOptions informer_options;
     informer_options.field_selector = "spec.nodeName=" + node_name;
     pod_informer = std::make_unique<kube::Informer>(
-        client.get(), kube::Resource::Pods(), "", &pods, informer_options);
+        client, kube::Resource::Pods(), "", &pods, informer_options);
     kube::InformerOptions node_options;
     node_options.field_selector = "metadata.name=" + node_name;
     node_informer = std::make_unique<kube::Informer>(
-        client.get(), kube::Resource::Nodes(), "", &node_info, node_options);
+        client, kube::Resource::Nodes(), "", &node_info, node_options);
     events = std::make_unique<kube::EventQueue>(
-        client.get(), std::string(contract::kNriPluginName));
+        client, std::string(contract::kNriPluginName));
     marker = std::make_unique<gcushare::assignment::AssignedMarker>(
-        client.get(), &clock,
+        client, &clock,
         base::BackoffOptions{std::chrono::milliseconds(200),
                              std::chrono::seconds(30), 2.0, 0.2});
   }

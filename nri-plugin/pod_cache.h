@@ -24,22 +24,20 @@
 #include <string>
 
 #include "kube/informer.h"
+#include "nri-plugin/pod_lookup.h"
 #include "status/status.h"
 
 namespace gcushare::nri {
 
-class PodCache : public kube::InformerHandler {
+class PodCache : public PodLookup, public kube::InformerHandler {
  public:
-  using PodPtr = std::shared_ptr<const nlohmann::json>;
-
   explicit PodCache(std::chrono::milliseconds wait) : wait_(wait) {}
 
   // The pod with `uid` (`who` names it in the error): at once when cached,
   // else after waiting up to min(the configured wait, `cap`) for the watch
   // to bring it.
-  StatusOr<PodPtr> Find(
-      const std::string& uid, const std::string& who,
-      std::chrono::milliseconds cap = std::chrono::milliseconds::max()) const;
+  StatusOr<PodPtr> Find(const std::string& uid, const std::string& who,
+                        std::chrono::milliseconds cap) const override;
 
   void OnAdd(const nlohmann::json& pod) override;
   void OnUpdate(const nlohmann::json& old_pod,

@@ -86,7 +86,7 @@ TARGETS=(
   //config-manager:gcushare-config-manager
   //device-plugin:gcushare-device-plugin
   //nri-plugin:gcushare-nri-plugin
-  //cdi:gcushare-cdi
+  //cdi/cli:gcushare-cdi
   //kubectl-plugin:kubectl-inspect-gcushare
   //dra-driver:gcushare-dra-driver
 )

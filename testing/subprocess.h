@@ -64,7 +64,7 @@ class ChildProcess {
 };
 
 // Absolute path of a runfile, given its workspace-relative path
-// ("cdi/gcushare-cdi").
+// ("cdi/cli/gcushare-cdi").
 std::string RunfilePath(std::string_view workspace_relative);
 
 }  // namespace gcushare::testing

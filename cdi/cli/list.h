@@ -4,8 +4,8 @@
 // Thread-safety: stateless. Failure: per file; an unreadable or invalid
 // spec is reported in ListReport::errors and skipped, the others are still
 // listed. Never throws.
-#ifndef GCUSHARE_CDI_LIST_H_
-#define GCUSHARE_CDI_LIST_H_
+#ifndef GCUSHARE_CDI_CLI_LIST_H_
+#define GCUSHARE_CDI_CLI_LIST_H_
 
 #include <string>
 #include <vector>
@@ -26,4 +26,4 @@ ListReport ListDevices(const std::vector<std::string>& files,
 
 }  // namespace gcushare::cdi
 
-#endif  // GCUSHARE_CDI_LIST_H_
+#endif  // GCUSHARE_CDI_CLI_LIST_H_

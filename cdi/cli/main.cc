@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "cdi/generate.h"
-#include "cdi/list.h"
+#include "cdi/cli/generate.h"
+#include "cdi/cli/list.h"
 #include "cdi/spec_file.h"
 #include "cdi/writer.h"
 #include "contract/names.h"

@@ -5,8 +5,8 @@
 // message names the problem (the fake cards file and line, the card, the
 // EFML library, the output path); nothing is written on any error, so an
 // existing spec stays as it was. Never throws.
-#ifndef GCUSHARE_CDI_GENERATE_H_
-#define GCUSHARE_CDI_GENERATE_H_
+#ifndef GCUSHARE_CDI_CLI_GENERATE_H_
+#define GCUSHARE_CDI_CLI_GENERATE_H_
 
 #include <cstddef>
 #include <string>
@@ -40,4 +40,4 @@ StatusOr<GenerateReport> Generate(const GenerateOptions& options);
 
 }  // namespace gcushare::cdi
 
-#endif  // GCUSHARE_CDI_GENERATE_H_
+#endif  // GCUSHARE_CDI_CLI_GENERATE_H_

@@ -1,4 +1,4 @@
-#include "cdi/list.h"
+#include "cdi/cli/list.h"
 
 #include <string>
 #include <vector>

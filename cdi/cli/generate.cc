@@ -1,4 +1,4 @@
-#include "cdi/generate.h"
+#include "cdi/cli/generate.h"
 
 #include <memory>
 

@@ -71,7 +71,7 @@ class CliTest : public ::testing::Test {
   }
 
   ProcessResult Run(std::vector<std::string> args) {
-    args.insert(args.begin(), RunfilePath("cdi/gcushare-cdi"));
+    args.insert(args.begin(), RunfilePath("cdi/cli/gcushare-cdi"));
     StatusOr<ProcessResult> result = RunProcess(args);
     EXPECT_TRUE(result.ok()) << result.status();
     return result.ok() ? *result : ProcessResult{};
