@@ -1,17 +1,17 @@
-#include "extender/card_allocator.h"
+#include "placement/card_allocator.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
-namespace gcushare::extender {
+namespace gcushare::placement {
 namespace {
 
 int Round(double x) { return static_cast<int>(std::lround(x)); }
 
 // How much one unit of expected fragmentation weighs against one unit of
 // memory left free on a node, in kBinpack's node rank (tuned with the
-// openb replay, binpack/README.md).
+// openb replay, docs/binpacking.md).
 constexpr double kFragmentWeight = 2;
 
 // Share of the node's healthy memory still unclaimed after adding `units`.
@@ -216,4 +216,4 @@ StatusOr<Placement> Place(const std::vector<CardUsage>& cards,
   return InvalidArgumentError("pod asks for no GCU");
 }
 
-}  // namespace gcushare::extender
+}  // namespace gcushare::placement
