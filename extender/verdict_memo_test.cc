@@ -167,7 +167,7 @@ TEST(VerdictMemoTest, GetAllAnswersInOrderWithUnknownNodes) {
                   });
 }
 
-// Nodes the summary rules out (extender/node_summary.h) get Judge()'s
+// Nodes the summary rules out (placement/node_summary.h) get Judge()'s
 // verdict too, for every request size, on nodes with cards full, partly
 // used, unhealthy or held whole, and larger or smaller than the request.
 TEST(VerdictMemoTest, NodesRuledOutBySummaryGetJudgesVerdict) {
