@@ -48,10 +48,10 @@ double Fragmentation::TypeFragment(const TaskType& t, int64_t cpu_free,
 }
 
 Fragmentation::Terms Fragmentation::Measure(
-    int64_t cpu_free, const std::vector<extender::CardUsage>& cards) const {
+    int64_t cpu_free, const std::vector<placement::CardUsage>& cards) const {
   Terms terms;
   terms.cpu_free = cpu_free;
-  for (const extender::CardUsage& card : cards) {
+  for (const placement::CardUsage& card : cards) {
     terms.card_total = std::max(terms.card_total, card.total_units);
     if (!card.whole) terms.total_free += card.Free();
   }
@@ -59,7 +59,7 @@ Fragmentation::Terms Fragmentation::Measure(
   terms.usable.assign(types_.size(), 0);
   for (size_t i = 0; i < types_.size(); ++i) {
     const uint64_t threshold = Threshold(types_[i], terms.card_total);
-    for (const extender::CardUsage& card : cards) {
+    for (const placement::CardUsage& card : cards) {
       const uint64_t free = card.whole ? 0 : card.Free();
       if (free < threshold) {
         terms.part[i] += free;

@@ -21,7 +21,7 @@
 #include <tuple>
 #include <vector>
 
-#include "extender/card_allocator.h"
+#include "placement/card_allocator.h"
 
 namespace gcushare::binpack {
 
@@ -59,7 +59,7 @@ class Fragmentation {
     double value = 0;              // The node's fragmentation.
   };
   Terms Measure(int64_t cpu_free,
-                const std::vector<extender::CardUsage>& cards) const;
+                const std::vector<placement::CardUsage>& cards) const;
 
   // A card whose free units change from `before` to `after`.
   struct CardChange {

@@ -5,7 +5,7 @@
 namespace gcushare::binpack {
 namespace {
 
-using extender::CardUsage;
+using placement::CardUsage;
 
 // Two types, half the tasks each: 4 CPUs with 600 milli on one card, and
 // 8 CPUs with one whole card.

@@ -8,17 +8,17 @@
 
 #include "binpack/fragmentation.h"
 #include "contract/pod_request.h"
-#include "extender/card_allocator.h"
-#include "extender/card_cache.h"
-#include "extender/node_verdict.h"
-#include "extender/plain_rank.h"
-#include "extender/request_mix.h"
+#include "placement/cached_node.h"
+#include "placement/card_allocator.h"
+#include "placement/node_verdict.h"
+#include "placement/plain_rank.h"
+#include "placement/request_mix.h"
 
 namespace gcushare::binpack {
 namespace {
 
-using extender::CachedNode;
-using extender::CardUsage;
+using placement::CachedNode;
+using placement::CardUsage;
 
 // The share of the trace's tasks whose types fgd measures fragmentation
 // against: all of them. (The simulator's podPopularityThreshold of 95 leaves
@@ -81,7 +81,7 @@ uint64_t FreeUnits(const CachedNode& node) {
 class Run {
  public:
   Run(std::vector<SimNode> nodes, ReplayPolicy policy,
-      const ReplayConfig& config, const extender::RequestMix* trace_mix,
+      const ReplayConfig& config, const placement::RequestMix* trace_mix,
       const Fragmentation* fragmentation, uint64_t seed)
       : nodes_(std::move(nodes)),
         policy_(policy),
@@ -130,7 +130,7 @@ class Run {
       }
     }
     if (task.units > 0 || task.cards > 0) {
-      const extender::HostRequest host{task.cpu, task.memory};
+      const placement::HostRequest host{task.cpu, task.memory};
       history_.Record(task.units, task.cards,
                       policy_ == ReplayPolicy::kDefaultCards ? nullptr : &host);
     }
@@ -182,21 +182,21 @@ class Run {
     return Pick();
   }
 
-  static extender::HostFit HostOf(const SimNode& node, const SimTask& task) {
+  static placement::HostFit HostOf(const SimNode& node, const SimTask& task) {
     return {{node.cpu_free, node.memory_free}, {task.cpu, task.memory}};
   }
 
   // default: the extender's ranking of plain pods (PlainRank), the best
   // rank, random among ties.
   int ChoosePlain(const SimTask& task) {
-    std::shared_ptr<const extender::RequestMix> mix = history_.Mix();
+    std::shared_ptr<const placement::RequestMix> mix = history_.Mix();
     std::array<double, 3> best_key{};
     for (size_t i = 0; i < nodes_.size(); ++i) {
       const SimNode& node = nodes_[i];
       if (!HostFits(node, task)) continue;
-      const extender::HostFit host = HostOf(node, task);
+      const placement::HostFit host = HostOf(node, task);
       Offer(static_cast<int>(i),
-            extender::PlainRank(
+            placement::PlainRank(
                 node.cached.cards.empty() ? nullptr : &node.cached.cards, host,
                 mix.get()),
             &best_key);
@@ -208,15 +208,15 @@ class Run {
     contract::PodRequest request;
     request.memory_units = task.units;
     request.cards = task.cards;
-    std::shared_ptr<const extender::RequestMix> mix = history_.Mix();
+    std::shared_ptr<const placement::RequestMix> mix = history_.Mix();
     std::array<double, 3> best_key{};
     std::vector<std::vector<uint32_t>> placements(nodes_.size());
     for (size_t i = 0; i < nodes_.size(); ++i) {
       const SimNode& node = nodes_[i];
       if (node.cached.cards.empty() || !HostFits(node, task)) continue;
-      const extender::HostFit host = HostOf(node, task);
-      extender::NodeVerdict verdict = extender::Judge(
-          &node.cached, request, extender::Policy::kBinpack, mix.get(),
+      const placement::HostFit host = HostOf(node, task);
+      placement::NodeVerdict verdict = placement::Judge(
+          &node.cached, request, placement::Policy::kBinpack, mix.get(),
           policy_ == ReplayPolicy::kDefaultCards ? nullptr : &host);
       if (!verdict.fits) continue;
       placements[i] = std::move(verdict.placement.cards);
@@ -417,14 +417,14 @@ class Run {
   std::vector<SimNode> nodes_;
   const ReplayPolicy policy_;
   const ReplayConfig& config_;
-  const extender::RequestMix* trace_mix_;    // kFgdCards; borrowed.
+  const placement::RequestMix* trace_mix_;   // kFgdCards; borrowed.
   const Fragmentation* fragmentation_;       // kFgd; borrowed.
   std::vector<Fragmentation::Terms> terms_;  // kFgd: per node, cached.
   std::vector<bool> terms_valid_;
   std::vector<uint64_t> seen_free_;  // kFgd: scratch.
   std::mt19937_64 random_;
   std::vector<int> best_;
-  extender::RequestHistory history_;  // kDefault: what was placed.
+  placement::RequestHistory history_;  // kDefault: what was placed.
 };
 
 }  // namespace
@@ -506,7 +506,7 @@ StatusOr<ReplayResult> Replay(const std::vector<TraceNode>& nodes,
     if (task.cards > 0) ++whole[task.cards];
     ++counts[{task.cpu, task.units, task.cards}];
   }
-  const extender::RequestMix trace_mix(shared, whole);
+  const placement::RequestMix trace_mix(shared, whole);
   const Fragmentation fragmentation(counts, kPopularityPct);
 
   // Resample: the whole list plus random copies, then shuffle.

@@ -6,15 +6,15 @@
 //
 // The `default` policy is the extender as it ships: every node the in-tree
 // NodeResourcesFit filter passes (CPU and host memory fit) is judged by
-// extender::Judge() with Policy::kBinpack and the RequestMix learned from
+// placement::Judge() with Policy::kBinpack and the RequestMix learned from
 // the tasks placed so far, the node is chosen the way kube-scheduler
 // chooses from the extender's answers (the best rank, random among ties:
 // the extender's filter keeps only the best-ranked nodes), and the cards
 // are the ones Judge() chose. Judge() is given the node's free CPU and
-// memory and the task's (extender::HostFit), and the mix learns the GCU
+// memory and the task's (placement::HostFit), and the mix learns the GCU
 // tasks' CPU and memory, so a node whose free cards the task would strand
 // for lack of CPU ranks lower. The tasks without cards are ranked by the
-// extender too (extender::PlainRank: where they strand the least card
+// extender too (placement::PlainRank: where they strand the least card
 // memory; the plain-pod scheduler extender entry, shipped by default). The
 // variants:
 // - default-gcu-only: default without the plain-pod entry (chart
@@ -34,7 +34,7 @@
 //   100 score points (a sigmoid), random among ties; it places the tasks
 //   without cards as well;
 // - fgd-cards, the earlier card-only FGD: least expected fragmentation
-//   added against the trace's request mix (extender::RequestMix), for
+//   added against the trace's request mix (placement::RequestMix), for
 //   comparison;
 // - fgd-gcu, fgd for the tasks with cards only; the others go by BestFit's
 //   node rule as under default (like for like with the extender, which

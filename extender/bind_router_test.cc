@@ -18,6 +18,9 @@
 #include "metrics/registry.h"
 
 namespace gcushare::extender {
+
+using placement::Policy;
+
 namespace {
 
 using std::chrono::milliseconds;

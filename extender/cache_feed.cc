@@ -11,6 +11,12 @@
 #include "contract/pod_request.h"
 
 namespace gcushare::extender {
+
+using placement::HostRequest;
+using placement::kNoHostIndex;
+using placement::NodeView;
+using placement::ReadNodeView;
+
 namespace {
 
 // metadata.<field> of `from` copied into `to`, if it is there.

@@ -18,10 +18,10 @@
 #include "contract/pod_request.h"
 #include "extender/card_cache.h"
 #include "extender/node_resources.h"
-#include "extender/request_mix.h"
 #include "json/field_tree.h"
 #include "kube/event_queue.h"
 #include "kube/informer.h"
+#include "placement/request_mix.h"
 
 namespace gcushare::extender {
 
@@ -81,7 +81,7 @@ class PodFeed : public kube::InformerHandler {
   // policy measures fragmentation against it (ExtenderService).
   explicit PodFeed(CardCache* cache, kube::EventQueue* events = nullptr,
                    NodeResources* resources = nullptr,
-                   RequestHistory* history = nullptr)
+                   placement::RequestHistory* history = nullptr)
       : cache_(cache),
         events_(events),
         resources_(resources),
@@ -106,8 +106,8 @@ class PodFeed : public kube::InformerHandler {
  private:
   // Counts `pod` with its PodHostRequest() `host` in resources_ (not
   // null), logging an unreadable request.
-  void CountHost(const nlohmann::json& pod, const StatusOr<HostRequest>& host,
-                 bool stored);
+  void CountHost(const nlohmann::json& pod,
+                 const StatusOr<placement::HostRequest>& host, bool stored);
   // The request KeptForm() computed if `pod` is the object it ran on (taken:
   // used once), else computed now.
   StatusOr<contract::PodRequest> TakeRequest(const nlohmann::json& pod);
@@ -115,7 +115,7 @@ class PodFeed : public kube::InformerHandler {
   CardCache* const cache_;
   kube::EventQueue* const events_;
   NodeResources* const resources_;
-  RequestHistory* const history_;
+  placement::RequestHistory* const history_;
   // What KeptForm() computed last, and for which object (not owned; only
   // compared). Informer thread only.
   const nlohmann::json* memo_pod_ = nullptr;

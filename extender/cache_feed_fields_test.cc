@@ -11,13 +11,17 @@
 #include "contract/names.h"
 #include "contract/pod_request.h"
 #include "extender/cache_feed.h"
-#include "extender/node_view.h"
 #include "extender/pod_usage.h"
 #include "extender/testing/objects.h"
 #include "extender/testing/scale_cluster.h"
 #include "json/pruned_parse.h"
+#include "placement/node_view.h"
 
 namespace gcushare::extender {
+
+using placement::NodeView;
+using placement::ReadNodeView;
+
 namespace {
 
 using nlohmann::json;

@@ -12,11 +12,17 @@
 #include "extender/card_cache.h"
 #include "extender/node_resources.h"
 #include "extender/pod_usage.h"
-#include "extender/request_mix.h"
 #include "extender/testing/objects.h"
 #include "json/pruned_parse.h"
+#include "placement/request_mix.h"
 
 namespace gcushare::extender {
+
+using placement::CachedNode;
+using placement::kNoHostIndex;
+using placement::RequestHistory;
+using placement::RequestMix;
+
 namespace {
 
 using nlohmann::json;

@@ -4,6 +4,10 @@
 #include <vector>
 
 namespace gcushare::extender {
+
+using placement::CachedNode;
+using placement::CardUsage;
+
 namespace {
 
 using Labels = std::vector<std::pair<std::string, std::string>>;

@@ -6,6 +6,14 @@
 #include "kube/json_fields.h"
 
 namespace gcushare::extender {
+
+using placement::CachedNode;
+using placement::CardUsage;
+using placement::NodeView;
+using placement::NotSharingNodeReason;
+using placement::ReadNodeView;
+using placement::Summarize;
+
 namespace {
 
 // metadata.uid of `pod` as a view into it ("" when absent or not a string,

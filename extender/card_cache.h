@@ -29,35 +29,13 @@
 #include <unordered_map>
 #include <vector>
 
-#include "extender/card_allocator.h"
 #include "extender/name_index.h"
-#include "extender/node_summary.h"
-#include "extender/node_view.h"
 #include "extender/pod_usage.h"
+#include "placement/cached_node.h"
+#include "placement/node_view.h"
 #include "status/status.h"
 
 namespace gcushare::extender {
-
-// One node as the cache holds it.
-// CachedNode::host_index when no NodeResources index was given.
-inline constexpr uint32_t kNoHostIndex = UINT32_MAX;
-
-struct CachedNode {
-  NodeView view;                   // The node object as last read.
-  std::vector<CardUsage> cards;    // One per published card, layout order.
-  std::set<std::string> pod_uids;  // Pods holding memory here.
-  // Changes whenever `view` or `cards` change, to a value no node of this
-  // cache ever had (never 0): what VerdictMemo keys verdicts by.
-  uint64_t version = 0;
-  // The node's index in NodeResources (NodeResources::IndexOf, stable for
-  // the process), so that a filter reads its candidates' host figures
-  // without looking their names up a second time; kNoHostIndex when the
-  // feed gave none. Beside `version`: read by the filter that reads it.
-  uint32_t host_index = kNoHostIndex;
-  // Summarize(cards), recomputed with every new version (beside it: read
-  // first for each candidate, before the cards).
-  NodeSummary summary;
-};
 
 class CardCache {
  public:
@@ -66,7 +44,8 @@ class CardCache {
   // The same with ReadNodeView(node) already read (NodeFeed reads it to
   // log first; the layout annotation is parsed once per node event), and
   // the node's NodeResources index (CachedNode::host_index).
-  void UpsertNode(NodeView view, uint32_t host_index = kNoHostIndex);
+  void UpsertNode(placement::NodeView view,
+                  uint32_t host_index = placement::kNoHostIndex);
   void RemoveNode(std::string_view name);
 
   // From the pod informer. An assignment that cannot be read in full is
@@ -93,19 +72,21 @@ class CardCache {
 
   // Runs `fn(name, node)` for each of `names` under one read lock; `node`
   // is null for a node the cache does not hold.
-  void Visit(const std::vector<std::string>& names,
-             const std::function<void(const std::string& name,
-                                      const CachedNode* node)>& fn) const;
+  void Visit(
+      const std::vector<std::string>& names,
+      const std::function<void(const std::string& name,
+                               const placement::CachedNode* node)>& fn) const;
   // Looks every name up under one read lock and calls `fn` once with the
   // nodes in order (null: not cached); the pointers are valid during the
   // call only.
   void WithNodes(
       const std::vector<std::string>& names,
-      const std::function<void(const std::vector<const CachedNode*>&)>& fn)
-      const;
+      const std::function<
+          void(const std::vector<const placement::CachedNode*>&)>& fn) const;
   // Runs `fn` for every node, in name order, under one read lock.
-  void VisitAll(const std::function<void(const std::string& name,
-                                         const CachedNode& node)>& fn) const;
+  void VisitAll(
+      const std::function<void(const std::string& name,
+                               const placement::CachedNode& node)>& fn) const;
   // Runs `fn(name, node)` under the EXCLUSIVE lock, so that a decision and
   // the Assume() that follows it are atomic with respect to other binds.
   // `fn` may call the passed handle's Assume() only.
@@ -123,7 +104,7 @@ class CardCache {
   // Access under WithExclusive().
   class Locked {
    public:
-    const CachedNode* Node(std::string_view name) const;
+    const placement::CachedNode* Node(std::string_view name) const;
     const PodUsage* Pod(std::string_view uid) const;
     uint64_t Assume(PodUsage usage);  // As CardCache::Assume().
 
@@ -143,7 +124,7 @@ class CardCache {
       std::string uid);  // By value: callers pass keys it erases.
   void RecountLocked(const std::string& node);
   // After `node`'s cards changed: a new version and summary.
-  void TouchLocked(CachedNode& node);
+  void TouchLocked(placement::CachedNode& node);
 
   mutable std::shared_mutex mu_;
   // Hashed: Visit() looks up hundreds of names per filter call; VisitAll()
@@ -154,10 +135,12 @@ class CardCache {
       return std::hash<std::string_view>()(name);
     }
   };
-  std::unordered_map<std::string, CachedNode, NameHash, std::equal_to<>> nodes_;
+  std::unordered_map<std::string, placement::CachedNode, NameHash,
+                     std::equal_to<>>
+      nodes_;
   // nodes_ by name, flat (extender/name_index.h): what Visit() and
   // Locked::Node() look names up in. Kept in step with nodes_ under mu_.
-  NameIndex<const CachedNode> index_;
+  NameIndex<const placement::CachedNode> index_;
   // By uid; hashed (a relist looks up every GCU pod; nothing reads them in
   // order). Elements never move: PodUsage pointers stay valid.
   std::unordered_map<std::string, PodUsage, NameHash, std::equal_to<>> pods_;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <set>
 #include <string>
 #include <utility>
@@ -10,10 +11,17 @@
 #include "extender/testing/objects.h"
 
 namespace gcushare::extender {
+
+using placement::CachedNode;
+using placement::CardUsage;
+using placement::ReadNodeView;
+using placement::Summarize;
+
 namespace {
 
 using testing::Assigned;
 using testing::MemoryPod;
+using testing::Pod;
 using testing::SharingNode;
 
 std::vector<uint64_t> Used(const CardCache& cache, const std::string& name) {
@@ -209,6 +217,54 @@ TEST(CardCacheTest, NewPodsCountAsARecountWould) {
   EXPECT_EQ(incremental.second.size(), 6u);
   cache.UpsertNode(SharingNode("n1", 4, 16));  // Recounts from scratch.
   EXPECT_EQ(snapshot(), incremental);
+}
+
+// The cache's summary is Summarize() of its cards after every kind of
+// change: pods counted, recounted, assumed, forgotten, removed; nodes
+// replaced.
+TEST(CardCacheTest, KeepsTheSummaryOfItsCards) {
+  CardCache cache;
+  auto expect_current = [&](const std::string& name) {
+    cache.Visit({name}, [](const std::string&, const CachedNode* node) {
+      ASSERT_NE(node, nullptr);
+      EXPECT_EQ(node->summary, Summarize(node->cards));
+    });
+  };
+  cache.UpsertNode(SharingNode("n1", 4, 16, "1", {3}));
+  expect_current("n1");
+  std::mt19937 rng(5);
+  std::vector<nlohmann::json> pods;
+  for (int i = 0; i < 40; ++i) {
+    const uint32_t card = rng() % 4;
+    nlohmann::json pod =
+        rng() % 5 == 0
+            ? Assigned(Pod("ns", "w" + std::to_string(i),
+                           "uid-w" + std::to_string(i), {{"main", 0, 1}}),
+                       "n1", {card}, 16)
+            : Assigned(MemoryPod("p" + std::to_string(i), 1 + rng() % 6,
+                                 "uid-p" + std::to_string(i)),
+                       "n1", {card}, 16);
+    ASSERT_TRUE(cache.UpsertPod(pod).ok());
+    pods.push_back(pod);
+    expect_current("n1");
+    if (rng() % 3 == 0) {
+      cache.RemovePod(pods[rng() % pods.size()]);
+      expect_current("n1");
+    }
+  }
+  PodUsage assumed;
+  assumed.uid = "uid-assumed";
+  assumed.namespace_name = "ns";
+  assumed.name = "assumed";
+  assumed.node = "n1";
+  assumed.cards = {1};
+  assumed.units = 2;
+  const uint64_t ticket = cache.Assume(assumed);
+  expect_current("n1");
+  cache.Forget("uid-assumed", ticket);
+  expect_current("n1");
+  cache.UpsertNode(SharingNode("n1", 2, 32));  // Replaced: fewer cards.
+  expect_current("n1");
 }
 
 }  // namespace

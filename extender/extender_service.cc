@@ -10,13 +10,26 @@
 #include "contract/annotations.h"
 #include "contract/names.h"
 #include "contract/pod_request.h"
-#include "extender/node_verdict.h"
-#include "extender/plain_rank.h"
 #include "extender/pod_usage.h"
 #include "extender/verdict_memo.h"
 #include "kube/json_fields.h"
+#include "placement/node_verdict.h"
+#include "placement/plain_rank.h"
 
 namespace gcushare::extender {
+
+using placement::CachedNode;
+using placement::CardUsage;
+using placement::HostFit;
+using placement::HostRankPenalty;
+using placement::HostRequest;
+using placement::Judge;
+using placement::NodeVerdict;
+using placement::PlainRank;
+using placement::Policy;
+using placement::RequestHistory;
+using placement::RequestMix;
+
 namespace {
 
 HttpReply BadRequest(std::string message) {

@@ -50,17 +50,17 @@
 #include <string_view>
 
 #include "base/clock.h"
-#include "extender/card_allocator.h"
 #include "extender/card_cache.h"
 #include "extender/filter_record.h"
 #include "extender/node_resources.h"
-#include "extender/node_verdict.h"
 #include "extender/pod_locks.h"
 #include "extender/protocol.h"
-#include "extender/request_mix.h"
 #include "extender/verdict_memo.h"
 #include "kube/kube_client.h"
 #include "metrics/registry.h"
+#include "placement/card_allocator.h"
+#include "placement/node_verdict.h"
+#include "placement/request_mix.h"
 
 namespace gcushare::extender {
 
@@ -79,11 +79,11 @@ class ExtenderService {
   // each pod it binds there) is the binpack policy's request history, fed
   // by the caller (PodFeed); borrowed, thread-safe.
   ExtenderService(CardCache* cache, kube::KubeClient* client,
-                  base::Clock* clock, Policy policy,
+                  base::Clock* clock, placement::Policy policy,
                   metrics::Registry* registry,
                   FilterRecord* filter_record = nullptr,
                   const NodeResources* resources = nullptr,
-                  const RequestHistory* history = nullptr);
+                  const placement::RequestHistory* history = nullptr);
 
   HttpReply Filter(std::string_view body) const;
   HttpReply Prioritize(std::string_view body) const;
@@ -129,11 +129,13 @@ class ExtenderService {
                       const std::string& bound_node);
   // The pod's CPU and memory request; nullopt without resources_ or when
   // it cannot be read (the node is then ranked on its cards alone).
-  std::optional<HostRequest> PodHost(const nlohmann::json& pod) const;
+  std::optional<placement::HostRequest> PodHost(
+      const nlohmann::json& pod) const;
   // The node's free CPU/memory and the pod's, or nullopt when either is
   // unknown.
-  std::optional<HostFit> HostOn(const std::string& node,
-                                const std::optional<HostRequest>& pod) const;
+  std::optional<placement::HostFit> HostOn(
+      const std::string& node,
+      const std::optional<placement::HostRequest>& pod) const;
   // Filter's and prioritize's verdicts for `names`, in order: the card
   // part through the memo (JudgeCards, kept per node version), then each
   // fitting candidate's host figures read now (HostRankPenalty; the pod's
@@ -141,7 +143,7 @@ class ExtenderService {
   // while reading them.
   struct Judged {
     std::shared_ptr<VerdictMemo::Table> memo;
-    std::vector<const NodeVerdict*> verdicts;
+    std::vector<const placement::NodeVerdict*> verdicts;
     // Per candidate, what its host figures take off its verdict's rank[0];
     // empty when none do.
     std::vector<double> penalty;
@@ -160,13 +162,14 @@ class ExtenderService {
   CardCache* const cache_;
   kube::KubeClient* const client_;
   base::Clock* const clock_;
-  const Policy policy_;
+  const placement::Policy policy_;
   FilterRecord* const filter_record_;
   const NodeResources* const resources_;
   PodLocks pod_locks_;
   // Pods bound by Bind(), when no history was given; thread-safe.
-  RequestHistory own_history_;
-  const RequestHistory* const history_;  // &own_history_ or the given one.
+  placement::RequestHistory own_history_;
+  const placement::RequestHistory* const
+      history_;  // &own_history_ or the given one.
   // Filter's and prioritize's verdicts by node version; thread-safe. Bind
   // judges afresh under the cache's exclusive lock.
   mutable VerdictMemo memo_;

@@ -13,6 +13,9 @@
 #include "kube/testing/fake_kube_client.h"
 
 namespace gcushare::extender {
+
+using placement::Policy;
+
 namespace {
 
 using testing::MemoryPod;

@@ -10,6 +10,12 @@
 #include "daemon/version.h"
 
 namespace gcushare::extender {
+
+using http::FramedHttpOptions;
+using http::FramedHttpServer;
+using http::HttpRequest;
+using http::HttpResponse;
+
 namespace {
 
 HttpResponse From(const HttpReply& reply) {

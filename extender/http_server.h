@@ -9,7 +9,7 @@
 //   GET  /healthz                      200 "ok" once the cache has synced,
 //                                      503 before (the three verbs too)
 //   GET  /metrics                      Prometheus text format
-// Requests are framed by FramedHttpServer (extender/framed_http_server.h):
+// Requests are framed by FramedHttpServer (http/framed_http_server.h):
 // workers see only whole requests, so a client trickling its head or body
 // holds no worker; the limits there answer 408/411/413/431/503 and close.
 // Bodies that are not the verb's JSON get 400 with a message and change
@@ -32,7 +32,7 @@
 #include <string_view>
 
 #include "extender/extender_service.h"
-#include "extender/framed_http_server.h"
+#include "http/framed_http_server.h"
 #include "metrics/registry.h"
 #include "status/status.h"
 
@@ -88,10 +88,10 @@ class ExtenderHttpServer {
 
  private:
   // The answer to one whole request.
-  HttpResponse Route(const HttpRequest& req);
+  http::HttpResponse Route(const http::HttpRequest& req);
   // Runs `handler`, counting and timing it under `verb`.
-  HttpResponse Timed(const std::string& verb,
-                     const std::function<HttpReply()>& handler);
+  http::HttpResponse Timed(const std::string& verb,
+                           const std::function<HttpReply()>& handler);
 
   ExtenderService* const service_;
   metrics::Registry* const registry_;
@@ -101,7 +101,7 @@ class ExtenderHttpServer {
   metrics::Family<metrics::Counter>& cpu_;
   metrics::Family<metrics::Counter>& refused_;
   metrics::Family<metrics::Gauge>& open_connections_;
-  std::unique_ptr<FramedHttpServer> server_;
+  std::unique_ptr<http::FramedHttpServer> server_;
 };
 
 }  // namespace gcushare::extender

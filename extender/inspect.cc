@@ -10,6 +10,10 @@
 #include "extender/extender_service.h"
 
 namespace gcushare::extender {
+
+using placement::CachedNode;
+using placement::CardUsage;
+
 namespace {
 
 using Json = nlohmann::ordered_json;

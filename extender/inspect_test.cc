@@ -10,6 +10,9 @@
 #include "metrics/registry.h"
 
 namespace gcushare::extender {
+
+using placement::Policy;
+
 namespace {
 
 using nlohmann::ordered_json;

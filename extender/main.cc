@@ -19,7 +19,6 @@
 #include "extender/binding_catch_up.h"
 #include "extender/cache_feed.h"
 #include "extender/cache_metrics.h"
-#include "extender/card_allocator.h"
 #include "extender/card_cache.h"
 #include "extender/extender_service.h"
 #include "extender/http_server.h"
@@ -36,8 +35,13 @@
 #include "kube/informer.h"
 #include "kube/list_form.h"
 #include "metrics/registry.h"
+#include "placement/card_allocator.h"
 
 namespace gcushare::extender {
+
+using placement::ParsePolicy;
+using placement::RequestHistory;
+
 namespace {
 
 // Leader-election flags (docs/ha.md), Kubernetes' names and forms.
@@ -154,7 +158,7 @@ int Run(int argc, char** argv) {
   // glibc then sweeps them all (malloc_consolidate) at every allocation of
   // 1 KiB or more; without them small frees go to the thread cache or are
   // merged at once. Measured at 5,000 nodes / 150,000 pods: CPU until
-  // ready 4.0 s -> 2.4 s (//extender:scale_benchmark, docs/extender.md "Why it
+  // ready 4.0 s -> 2.4 s (//extender/benchmarks:scale_benchmark, docs/extender.md "Why it
   // decodes and judges as it does"). Resident memory unchanged.
   mallopt(M_MXFAST, 0);
   // Two malloc arenas, not 8 per core: each of the 32 HTTP workers would

@@ -4,7 +4,7 @@
 // (hash, name, value) slots with linear probing and a power-of-two size:
 // a lookup hashes once, masks instead of dividing, and reads one slot
 // (one cache line) where a std::unordered_map divides by a prime and
-// follows two list nodes (//extender:scale_benchmark; docs/extender.md "Why
+// follows two list nodes (//extender/benchmarks:scale_benchmark; docs/extender.md "Why
 // it decodes and judges as it does"). A slot holds a copy of a name of up to
 // kInlineName bytes, so comparing the name reads no other memory (the
 // borrowed key elsewhere was a cache miss per lookup: a quarter of a

@@ -3,10 +3,14 @@
 #include <gtest/gtest.h>
 
 #include "extender/cache_feed.h"
-#include "extender/node_view.h"
 #include "extender/testing/objects.h"
+#include "placement/node_view.h"
 
 namespace gcushare::extender {
+
+using placement::NodeView;
+using placement::ReadNodeView;
+
 namespace {
 
 void ExpectSameView(const nlohmann::json& node) {

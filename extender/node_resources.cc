@@ -8,6 +8,9 @@
 #include "kube/json_fields.h"
 
 namespace gcushare::extender {
+
+using placement::HostRequest;
+
 namespace {
 
 // CPU in millicores: "500m", "2", "1.5", "2k".

@@ -1,5 +1,5 @@
 // NodeResources: the host CPU and memory of the nodes, as the binpack
-// policy weighs them (extender::HostFit): each node's allocatable CPU and
+// policy weighs them (placement::HostFit): each node's allocatable CPU and
 // memory (status.allocatable) and the sum of the requests of ALL pods bound
 // to it, plain pods included.
 //
@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "extender/name_index.h"
-#include "extender/request_mix.h"
+#include "placement/request_mix.h"
 #include "status/status.h"
 
 namespace gcushare::extender {
@@ -41,7 +41,7 @@ namespace gcushare::extender {
 // container requests, else limits; max(sum of app containers and sidecars,
 // the largest init container with the sidecars before it). InvalidArgument
 // naming the container for an unreadable quantity.
-StatusOr<HostRequest> PodHostRequest(const nlohmann::json& pod);
+StatusOr<placement::HostRequest> PodHostRequest(const nlohmann::json& pod);
 
 class NodeResources {
  public:
@@ -57,7 +57,7 @@ class NodeResources {
   // The same with PodHostRequest(pod) (or its error) already computed, so
   // that a pod event walks its containers once (PodFeed).
   Status UpsertPod(const nlohmann::json& pod,
-                   const StatusOr<HostRequest>& request);
+                   const StatusOr<placement::HostRequest>& request);
   void RemovePod(std::string_view uid);
 
   // The pods the informer does not store: UpsertUnstoredPod() counts one
@@ -67,7 +67,7 @@ class NodeResources {
   // by UpsertPod() are never swept (their deletion is reported).
   Status UpsertUnstoredPod(const nlohmann::json& pod);
   Status UpsertUnstoredPod(const nlohmann::json& pod,
-                           const StatusOr<HostRequest>& request);
+                           const StatusOr<placement::HostRequest>& request);
   // Room for `pods` pods in all (a list's size), so that a list of them
   // does not grow the table step by step.
   void ReservePods(size_t pods);
@@ -76,14 +76,14 @@ class NodeResources {
 
   // Allocatable minus the pods' requests; nullopt when the node's
   // allocatable is unknown.
-  std::optional<HostRequest> Free(std::string_view node) const;
+  std::optional<placement::HostRequest> Free(std::string_view node) const;
   // Free() of each of `nodes`, in order, under one lock.
-  std::vector<std::optional<HostRequest>> FreeOf(
+  std::vector<std::optional<placement::HostRequest>> FreeOf(
       const std::vector<std::string_view>& nodes) const;
   // The same, reading node i at `indices[i]` (IndexOf) without looking its
   // name up, or by name where that is past the nodes known (UINT32_MAX for
   // none). `indices` is as long as `nodes`.
-  std::vector<std::optional<HostRequest>> FreeOf(
+  std::vector<std::optional<placement::HostRequest>> FreeOf(
       const std::vector<std::string_view>& nodes,
       const std::vector<uint32_t>& indices) const;
   // The node's index, the same for the life of this object (a node seen
@@ -101,8 +101,8 @@ class NodeResources {
     std::string name;
     uint32_t index = 0;  // In nodes_.
     bool known = false;  // Allocatable read from the node object.
-    HostRequest allocatable;
-    HostRequest requested;  // Sum over the pods counted here.
+    placement::HostRequest allocatable;
+    placement::HostRequest requested;  // Sum over the pods counted here.
   };
   struct Pod {
     uint32_t node = 0;
@@ -113,11 +113,11 @@ class NodeResources {
   static StatusOr<Uid> ParseUid(std::string_view uid);
   uint32_t IndexLocked(std::string_view name);
   // Allocatable less requested of `node`; nullopt if null or not known.
-  static std::optional<HostRequest> FreeOfNode(const Node* node);
+  static std::optional<placement::HostRequest> FreeOfNode(const Node* node);
   // Free() of a node by name; mu_ held.
-  std::optional<HostRequest> FreeLocked(std::string_view name) const;
-  Status Upsert(const nlohmann::json& pod, const StatusOr<HostRequest>& request,
-                bool unstored);
+  std::optional<placement::HostRequest> FreeLocked(std::string_view name) const;
+  Status Upsert(const nlohmann::json& pod,
+                const StatusOr<placement::HostRequest>& request, bool unstored);
   void RemoveLocked(const Uid& uid);
 
   mutable std::mutex mu_;

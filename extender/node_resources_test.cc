@@ -6,6 +6,9 @@
 #include <vector>
 
 namespace gcushare::extender {
+
+using placement::HostRequest;
+
 namespace {
 
 nlohmann::json NodeObject(const std::string& name, const std::string& cpu,

@@ -31,7 +31,7 @@ StatusOr<nlohmann::json> ParseObject(
   }
   // simdjson lexes, nlohmann holds (json/pruned_parse.h): 1.3-1.7x faster
   // than nlohmann's parser on a 500-name ExtenderArgs, and what `keep`
-  // drops is never built (//extender:decode_benchmark).
+  // drops is never built (//extender/benchmarks:decode_benchmark).
   StatusOr<nlohmann::json> result = nlohmann::json();
   if (body.size() > kKeptParserBytes) {
     result = json::ParsePruned(body, keep, what);
@@ -355,7 +355,7 @@ std::string EncodeFilterResult(const ExtenderArgs& args,
                                const FilterResult& result) {
   // Written into one buffer (the same bytes as nlohmann's dump of the
   // ordered object): this answers every scheduling cycle, with hundreds of
-  // names (//extender:scale_benchmark).
+  // names (//extender/benchmarks:scale_benchmark).
   std::string out;
   out.reserve(64 + result.passed.size() * 24 +
               (result.failed.size() + result.failed_unresolvable.size()) * 96);

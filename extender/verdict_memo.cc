@@ -3,6 +3,17 @@
 #include <algorithm>
 
 namespace gcushare::extender {
+
+using placement::CachedNode;
+using placement::JudgeCards;
+using placement::kInsufficientMemoryReason;
+using placement::NodeVerdict;
+using placement::NotEnoughFreeCardsReason;
+using placement::Policy;
+using placement::RequestMix;
+using placement::SharedFitsNowhere;
+using placement::WholeFitsNowhere;
+
 namespace {
 
 size_t Home(uint64_t version, size_t mask) {

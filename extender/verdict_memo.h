@@ -4,7 +4,7 @@
 // pods of one shape (the same request) follow each other, and the windows
 // of candidates it sends rotate through the cluster, so a node is met
 // again for a shape seen before; each request judges a few hundred nodes
-// (about 0.3 us each under binpack, //extender:scale_benchmark).
+// (about 0.3 us each under binpack, //extender/benchmarks:scale_benchmark).
 //
 // A verdict depends on the node's cards and view, the request's memory units
 // and card count, the policy and the request mix, and nothing else
@@ -40,9 +40,9 @@
 #include <vector>
 
 #include "contract/pod_request.h"
-#include "extender/card_allocator.h"
-#include "extender/node_verdict.h"
-#include "extender/request_mix.h"
+#include "placement/card_allocator.h"
+#include "placement/node_verdict.h"
+#include "placement/request_mix.h"
 
 namespace gcushare::extender {
 
@@ -61,53 +61,55 @@ class VerdictMemo {
     // judged now where not known; one shared lock for the lookups, one
     // exclusive for the inserts, and the judging between them unlocked.
     // Call under the cache's read lock (the nodes must stay as they are).
-    std::vector<const NodeVerdict*> GetAll(
-        const std::vector<const CachedNode*>& nodes);
+    std::vector<const placement::NodeVerdict*> GetAll(
+        const std::vector<const placement::CachedNode*>& nodes);
     // GetAll() of one node.
-    const NodeVerdict* Get(const CachedNode* node);
+    const placement::NodeVerdict* Get(const placement::CachedNode* node);
 
    private:
     friend class VerdictMemo;
     // What names a verdict within a table: the node's version
     // (CachedNode::version; 0 for a node not cached).
     using Key = uint64_t;
-    static Key KeyOf(const CachedNode* node);
+    static Key KeyOf(const placement::CachedNode* node);
     // Where `key` is (or would go) in slots_; mu_ held.
     size_t SlotLocked(Key key) const;
-    void InsertLocked(Key key, const NodeVerdict* verdict);
+    void InsertLocked(Key key, const placement::NodeVerdict* verdict);
     // Sizes slots_ once for `count` verdicts (at most half full).
     void ReserveLocked(size_t count);
     // JudgeCards()'s verdict for `node` when its NodeSummary alone rules the
     // request out (a shared request no card's free memory holds, or more
     // whole cards than are free), never stored in slots_; else null.
-    const NodeVerdict* RuledOut(const CachedNode* node) const;
+    const placement::NodeVerdict* RuledOut(
+        const placement::CachedNode* node) const;
 
     uint64_t memory_units = 0;
     uint64_t cards = 0;
-    Policy policy = Policy::kBinpack;
-    std::shared_ptr<const RequestMix> mix;
+    placement::Policy policy = placement::Policy::kBinpack;
+    std::shared_ptr<const placement::RequestMix> mix;
     contract::PodRequest request;  // Judged with (containers unused).
     // A whole-card request's verdict on a node with [i] free cards, for
     // i < request.cards; immutable once For() built it.
-    std::vector<NodeVerdict> too_few_free_;
+    std::vector<placement::NodeVerdict> too_few_free_;
     // Verdicts before For() replaces it; guarded by VerdictMemo::mu_.
     size_t limit = 0;
 
     mutable std::shared_mutex mu_;
     // The verdicts judged by each GetAll(), one block per call (one
     // allocation; a block's buffer never moves); guarded by mu_.
-    std::vector<std::vector<NodeVerdict>> blocks_;
+    std::vector<std::vector<placement::NodeVerdict>> blocks_;
     size_t stored_ = 0;  // Verdicts in slots_; guarded by mu_.
     // Open addressing by CachedNode::version (power-of-two size, at most
     // half full; a null verdict marks a free slot); guarded by mu_.
-    std::vector<std::pair<Key, const NodeVerdict*>> slots_;
+    std::vector<std::pair<Key, const placement::NodeVerdict*>> slots_;
   };
 
   // The table for `request`'s shape under `policy` and `mix` (may be
   // null). `nodes`: how many nodes the cache holds (a table may hold twice
   // that, at least 1024, before it is replaced by an empty one).
-  std::shared_ptr<Table> For(const contract::PodRequest& request, Policy policy,
-                             std::shared_ptr<const RequestMix> mix,
+  std::shared_ptr<Table> For(const contract::PodRequest& request,
+                             placement::Policy policy,
+                             std::shared_ptr<const placement::RequestMix> mix,
                              size_t nodes = 0);
 
  private:

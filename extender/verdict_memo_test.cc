@@ -7,11 +7,25 @@
 #include <string>
 
 #include "extender/card_cache.h"
-#include "extender/node_summary.h"
-#include "extender/node_verdict.h"
 #include "extender/testing/objects.h"
+#include "placement/node_summary.h"
+#include "placement/node_verdict.h"
 
 namespace gcushare::extender {
+
+using placement::CachedNode;
+using placement::HostFit;
+using placement::HostRankPenalty;
+using placement::HostRequest;
+using placement::Judge;
+using placement::NodeVerdict;
+using placement::NotSharingNodeReason;
+using placement::Policy;
+using placement::RequestHistory;
+using placement::RequestMix;
+using placement::SharedFitsNowhere;
+using placement::WholeFitsNowhere;
+
 namespace {
 
 using testing::Assigned;
@@ -153,7 +167,7 @@ TEST(VerdictMemoTest, GetAllAnswersInOrderWithUnknownNodes) {
                   });
 }
 
-// Nodes the summary rules out (extender/node_summary.h) get Judge()'s
+// Nodes the summary rules out (placement/node_summary.h) get Judge()'s
 // verdict too, for every request size, on nodes with cards full, partly
 // used, unhealthy or held whole, and larger or smaller than the request.
 TEST(VerdictMemoTest, NodesRuledOutBySummaryGetJudgesVerdict) {

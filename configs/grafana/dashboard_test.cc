@@ -32,7 +32,7 @@ std::set<std::string> Exported() {
   kube::FakeKubeClient client;
   base::FakeClock clock;
   extender::ExtenderService service(&cache, &client, &clock,
-                                    extender::Policy::kBinpack, &registry);
+                                    placement::Policy::kBinpack, &registry);
   extender::ExtenderHttpServer server(&service, &registry,
                                       extender::HttpServerOptions{});
   extender::RegisterCacheMetrics(&cache, &registry);

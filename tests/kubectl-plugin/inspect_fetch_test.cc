@@ -79,7 +79,7 @@ class InspectFetchServerTest : public ::testing::Test {
   base::FakeClock clock_;
   metrics::Registry registry_;
   extender::ExtenderService service_{&cache_, &api_, &clock_,
-                                     extender::Policy::kBinpack, &registry_};
+                                     placement::Policy::kBinpack, &registry_};
   std::unique_ptr<extender::ExtenderHttpServer> server_;
   std::string base_url_;
   kube::CurlHttpClient client_{kube::TlsConfig{}};

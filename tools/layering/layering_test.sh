@@ -10,16 +10,21 @@ runfiles="${TEST_SRCDIR}/${TEST_WORKSPACE}"
 check="$runfiles/tools/layering/check_layering.sh"
 root=$(dirname "$(dirname "$(dirname "$(readlink -f "$check")")")")
 
-# A clean tree: one library, two components, a stand-in, test support.
+# A clean tree: two libraries, two components, a tool, a stand-in, test
+# support.
 fixture="${TEST_TMPDIR:-/tmp}/layering_fixture"
 make_fixture() {
   rm -rf "$fixture"
-  mkdir -p "$fixture"/{kube/testing,extender,device-plugin,tests/peers}
+  mkdir -p "$fixture"/{kube/testing,placement,extender,device-plugin,binpack,tests/peers}
   printf 'package(default_visibility = ["//visibility:public"])\ncc_library(name = "a", deps = ["//status"])\n' >"$fixture/kube/BUILD"
   printf '#include "status/status.h"\n' >"$fixture/kube/a.h"
   printf 'package(default_visibility = ["//visibility:public"], default_testonly = True)\n' >"$fixture/kube/testing/BUILD"
-  printf 'package(default_visibility = ["//visibility:private"])\ncc_library(name = "e", deps = ["//kube:a"], visibility = ["//device-plugin:__pkg__"])\n' >"$fixture/extender/BUILD"
-  printf '#include "extender/e.h"\n#include "kube/a.h"\n' >"$fixture/extender/e.cc"
+  printf 'package(default_visibility = ["//visibility:public"])\ncc_library(name = "p", deps = ["//kube:a"])\n' >"$fixture/placement/BUILD"
+  printf '#include "kube/a.h"\n' >"$fixture/placement/p.h"
+  printf 'package(default_visibility = ["//visibility:private"])\ncc_library(name = "e", deps = ["//kube:a", "//placement:p"], visibility = ["//device-plugin:__pkg__"])\n' >"$fixture/extender/BUILD"
+  printf '#include "extender/e.h"\n#include "kube/a.h"\n#include "placement/p.h"\n' >"$fixture/extender/e.cc"
+  printf 'cc_binary(name = "replay", deps = ["//placement:p"])\n' >"$fixture/binpack/BUILD"
+  printf '#include "placement/p.h"\n' >"$fixture/binpack/replay.cc"
   printf 'package(default_visibility = ["//visibility:private"])\n' >"$fixture/device-plugin/BUILD"
   printf 'package(\n    default_testonly = True,\n    default_visibility = ["//visibility:public"],\n)\ncc_library(name = "s", deps = ["//extender:e"])\n' >"$fixture/tests/peers/BUILD"
 }
@@ -62,6 +67,48 @@ cc_library(
 expect_failure "library including a component header" kube/a.h \
   '#include "device-plugin/plugin.h"' \
   "kube/a.h:1: library kube includes component device-plugin"
+expect_failure "library depending on a component (placement)" \
+  placement/BUILD 'cc_library(name = "p", deps = ["//extender:card_cache"])' \
+  "placement/BUILD:1: library placement depends on component extender"
+expect_failure "library depending on a tool" placement/BUILD \
+  'cc_library(name = "p", deps = ["//binpack:replay_lib"])' \
+  "placement/BUILD:1: library placement depends on tool binpack"
+expect_failure "library including a tool header" placement/p.h \
+  '#include "binpack/replay.h"' \
+  "placement/p.h:1: library placement includes tool binpack"
+expect_failure "tool depending on a component" binpack/BUILD \
+  'cc_library(
+    name = "replay_lib",
+    deps = [
+        "//placement:p",
+        "//extender:card_cache",
+    ],
+)' \
+  "binpack/BUILD:5: tool binpack depends on component extender"
+expect_failure "tool including a component header" binpack/replay.cc \
+  '#include "placement/p.h"
+#include "extender/card_cache.h"' \
+  "binpack/replay.cc:2: tool binpack includes component extender"
+expect_failure "component depending on a tool" extender/BUILD \
+  'package(default_visibility = ["//visibility:private"])
+cc_library(name = "e", deps = ["//binpack:replay_lib"])' \
+  "extender/BUILD:2: component extender depends on tool binpack"
+expect_failure "component including a tool header" extender/e.cc \
+  '#include "binpack/replay.h"' \
+  "extender/e.cc:1: component extender includes tool binpack"
+expect_failure "component granting a tool visibility" extender/BUILD \
+  'package(default_visibility = ["//visibility:private"])
+cc_library(
+    name = "e",
+    visibility = [
+        "//binpack:__pkg__",
+    ],
+)' \
+  "extender/BUILD:5: component extender grants tool binpack visibility"
+expect_failure "component granting a tool visibility on one line" \
+  extender/BUILD 'package(default_visibility = ["//visibility:private"])
+cc_library(name = "e", visibility = ["//binpack:__pkg__"], deps = ["//kube:a"])' \
+  "extender/BUILD:2: component extender grants tool binpack visibility"
 expect_failure "component depending on another component" extender/BUILD \
   'package(default_visibility = ["//visibility:private"])
 cc_library(name = "e", deps = ["//config-manager:yaml_text"])' \

@@ -5,7 +5,7 @@
 // work the HTTP handler does for one request: parse, decide, encode; no
 // socket), requests/s on one thread, and peak RSS.
 //
-//   bazel run -c opt //extender:benchmark
+//   bazel run -c opt //extender/benchmarks:benchmark
 #include <httplib.h>
 #include <spdlog/spdlog.h>
 
@@ -26,6 +26,9 @@
 #include "tests/peers/apiserver/testing/test_server.h"
 
 namespace gcushare::extender {
+
+using placement::Policy;
+
 namespace {
 
 using Clock = std::chrono::steady_clock;

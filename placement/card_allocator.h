@@ -27,8 +27,8 @@
 //   share of their memory still free afterwards score highest.
 //
 // Thread-compatible; no state.
-#ifndef GCUSHARE_EXTENDER_CARD_ALLOCATOR_H_
-#define GCUSHARE_EXTENDER_CARD_ALLOCATOR_H_
+#ifndef GCUSHARE_PLACEMENT_CARD_ALLOCATOR_H_
+#define GCUSHARE_PLACEMENT_CARD_ALLOCATOR_H_
 
 #include <array>
 #include <cstdint>
@@ -37,10 +37,10 @@
 #include <string_view>
 #include <vector>
 
-#include "extender/request_mix.h"
+#include "placement/request_mix.h"
 #include "status/status.h"
 
-namespace gcushare::extender {
+namespace gcushare::placement {
 
 // The reason kube-scheduler shows for a node where no card fits.
 inline constexpr std::string_view kInsufficientMemoryReason =
@@ -93,6 +93,6 @@ StatusOr<Placement> Place(const std::vector<CardUsage>& cards,
                           const CardRequest& request, Policy policy,
                           const RequestMix* mix = nullptr);
 
-}  // namespace gcushare::extender
+}  // namespace gcushare::placement
 
-#endif  // GCUSHARE_EXTENDER_CARD_ALLOCATOR_H_
+#endif  // GCUSHARE_PLACEMENT_CARD_ALLOCATOR_H_

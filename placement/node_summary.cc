@@ -1,8 +1,8 @@
-#include "extender/node_summary.h"
+#include "placement/node_summary.h"
 
 #include <algorithm>
 
-namespace gcushare::extender {
+namespace gcushare::placement {
 
 NodeSummary Summarize(const std::vector<CardUsage>& cards) {
   NodeSummary summary;
@@ -26,4 +26,4 @@ bool WholeFitsNowhere(const NodeSummary& summary, uint64_t cards) {
   return cards > 0 && cards <= summary.cards && summary.untouched < cards;
 }
 
-}  // namespace gcushare::extender
+}  // namespace gcushare::placement

@@ -1,6 +1,7 @@
-// HTTP/1.1 request framing for the extender's server: where one request's
-// head ends, what it asks for, and how many body bytes follow, decided from
-// the bytes buffered so far (no socket here).
+// HTTP/1.1 request framing for FramedHttpServer (http/framed_http_server.h,
+// the extender's server): where one request's head ends, what it asks for,
+// and how many body bytes follow, decided from the bytes buffered so far (no
+// socket here).
 //
 // Supported: a request line "METHOD target HTTP/1.x", header fields, and a
 // body given by Content-Length. Refused with a status and a one-line
@@ -10,15 +11,15 @@
 // a Content-Length over max_body_bytes (413).
 //
 // Pure functions and values; thread-safe.
-#ifndef GCUSHARE_EXTENDER_HTTP_FRAMING_H_
-#define GCUSHARE_EXTENDER_HTTP_FRAMING_H_
+#ifndef GCUSHARE_HTTP_HTTP_FRAMING_H_
+#define GCUSHARE_HTTP_HTTP_FRAMING_H_
 
 #include <cstddef>
 #include <map>
 #include <string>
 #include <string_view>
 
-namespace gcushare::extender {
+namespace gcushare::http {
 
 struct FramingLimits {
   size_t max_head_bytes = 64 << 10;
@@ -55,6 +56,6 @@ HeadParse ParseHead(std::string_view buffered, const FramingLimits& limits);
 // The reason phrase of a status code ("OK", "Request Timeout", ...).
 std::string_view ReasonPhrase(int status);
 
-}  // namespace gcushare::extender
+}  // namespace gcushare::http
 
-#endif  // GCUSHARE_EXTENDER_HTTP_FRAMING_H_
+#endif  // GCUSHARE_HTTP_HTTP_FRAMING_H_

@@ -1,15 +1,15 @@
 // NodeVerdict: whether and how well a pod's GCU request fits one cached
 // node. Pure; thread-compatible. Shared by filter, prioritize and bind.
-#ifndef GCUSHARE_EXTENDER_NODE_VERDICT_H_
-#define GCUSHARE_EXTENDER_NODE_VERDICT_H_
+#ifndef GCUSHARE_PLACEMENT_NODE_VERDICT_H_
+#define GCUSHARE_PLACEMENT_NODE_VERDICT_H_
 
 #include <string>
 
 #include "contract/pod_request.h"
-#include "extender/card_allocator.h"
-#include "extender/card_cache.h"
+#include "placement/cached_node.h"
+#include "placement/card_allocator.h"
 
-namespace gcushare::extender {
+namespace gcushare::placement {
 
 struct NodeVerdict {
   bool fits = false;
@@ -79,6 +79,6 @@ uint64_t FreeCardUnits(const std::vector<CardUsage>& cards);
 // The reason given on every node for a pod asking for both resources.
 std::string MixedRequestReason();
 
-}  // namespace gcushare::extender
+}  // namespace gcushare::placement
 
-#endif  // GCUSHARE_EXTENDER_NODE_VERDICT_H_
+#endif  // GCUSHARE_PLACEMENT_NODE_VERDICT_H_

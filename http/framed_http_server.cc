@@ -1,4 +1,4 @@
-#include "extender/framed_http_server.h"
+#include "http/framed_http_server.h"
 
 #include <fcntl.h>
 #include <netdb.h>
@@ -15,7 +15,7 @@
 
 #include "base/guarded_thread.h"
 
-namespace gcushare::extender {
+namespace gcushare::http {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -476,4 +476,4 @@ void FramedHttpServer::Close(uint64_t id) {
   accept_paused_ = false;
 }
 
-}  // namespace gcushare::extender
+}  // namespace gcushare::http

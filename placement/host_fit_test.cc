@@ -3,11 +3,11 @@
 // clusters.
 #include <gtest/gtest.h>
 
-#include "extender/node_verdict.h"
-#include "extender/plain_rank.h"
-#include "extender/request_mix.h"
+#include "placement/node_verdict.h"
+#include "placement/plain_rank.h"
+#include "placement/request_mix.h"
 
-namespace gcushare::extender {
+namespace gcushare::placement {
 namespace {
 
 CachedNode Node(int count, uint64_t total) {
@@ -129,4 +129,4 @@ TEST(HostFitTest, PlainPodGoesWhereItStrandsNoCardMemory) {
 }
 
 }  // namespace
-}  // namespace gcushare::extender
+}  // namespace gcushare::placement

@@ -16,8 +16,8 @@
 //     and a check that no card holds more than its memory afterwards.
 // Figures depend on the machine (and on what else runs on it).
 //
-//   bazel run -c opt //extender:scale_benchmark [-- --plain-pods=N ...]
-//   SCALE_BENCHMARK_WRAPPER="valgrind --tool=callgrind" bazel run ... (to
+//   bazel run -c opt //extender/benchmarks:scale_benchmark [-- --plain-pods=N
+//   ...] SCALE_BENCHMARK_WRAPPER="valgrind --tool=callgrind" bazel run ... (to
 //   profile the extender; see Wrapper())
 #include <httplib.h>
 #include <simdjson.h>
@@ -41,9 +41,9 @@
 #include <vector>
 
 #include "contract/names.h"
-#include "extender/card_allocator.h"
 #include "extender/testing/objects.h"
 #include "extender/testing/scale_cluster.h"
+#include "placement/card_allocator.h"
 #include "testing/free_port.h"
 #include "testing/scratch_dir.h"
 #include "testing/subprocess.h"
@@ -52,6 +52,9 @@
 #include "tests/peers/apiserver/testing/test_server.h"
 
 namespace gcushare::extender {
+
+using placement::kInsufficientMemoryReason;
+
 namespace {
 
 using Clock = std::chrono::steady_clock;

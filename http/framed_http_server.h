@@ -23,8 +23,8 @@
 // Thread-safety: Start/Stop from one thread; the handler runs on the
 // worker threads, concurrently. Failure: Start returns Unavailable when
 // the address cannot be bound; afterwards errors only close connections.
-#ifndef GCUSHARE_EXTENDER_FRAMED_HTTP_SERVER_H_
-#define GCUSHARE_EXTENDER_FRAMED_HTTP_SERVER_H_
+#ifndef GCUSHARE_HTTP_FRAMED_HTTP_SERVER_H_
+#define GCUSHARE_HTTP_FRAMED_HTTP_SERVER_H_
 
 #include <atomic>
 #include <chrono>
@@ -38,10 +38,10 @@
 #include <thread>
 #include <vector>
 
-#include "extender/http_framing.h"
+#include "http/http_framing.h"
 #include "status/status.h"
 
-namespace gcushare::extender {
+namespace gcushare::http {
 
 struct HttpResponse {
   int status = 200;
@@ -126,6 +126,6 @@ class FramedHttpServer {
   std::vector<Done> done_;                             // Guarded by mu_.
 };
 
-}  // namespace gcushare::extender
+}  // namespace gcushare::http
 
-#endif  // GCUSHARE_EXTENDER_FRAMED_HTTP_SERVER_H_
+#endif  // GCUSHARE_HTTP_FRAMED_HTTP_SERVER_H_

@@ -1,9 +1,9 @@
-#include "extender/node_view.h"
+#include "placement/node_view.h"
 
 #include "contract/names.h"
 #include "kube/json_fields.h"
 
-namespace gcushare::extender {
+namespace gcushare::placement {
 
 std::string NotSharingNodeReason() {
   return "node is not a GCUShare node (label " +
@@ -34,4 +34,4 @@ NodeView ReadNodeView(const nlohmann::json& node) {
   return view;
 }
 
-}  // namespace gcushare::extender
+}  // namespace gcushare::placement

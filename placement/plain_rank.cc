@@ -1,8 +1,8 @@
-#include "extender/plain_rank.h"
+#include "placement/plain_rank.h"
 
 #include <cstdlib>
 
-namespace gcushare::extender {
+namespace gcushare::placement {
 
 namespace {
 
@@ -33,4 +33,4 @@ std::array<double, 3> PlainRank(const std::vector<CardUsage>* cards,
   return {-added, -(cpu_left / kReferenceCpuMilli + free_share), 0};
 }
 
-}  // namespace gcushare::extender
+}  // namespace gcushare::placement

@@ -1,10 +1,10 @@
-#include "extender/http_framing.h"
+#include "http/http_framing.h"
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 
-namespace gcushare::extender {
+namespace gcushare::http {
 namespace {
 
 constexpr std::string_view kEndOfHead = "\r\n\r\n";
@@ -183,4 +183,4 @@ std::string_view ReasonPhrase(int status) {
   }
 }
 
-}  // namespace gcushare::extender
+}  // namespace gcushare::http

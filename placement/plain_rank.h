@@ -12,17 +12,17 @@
 // on the all-sharing gpushare100 trace.)
 //
 // Pure; thread-compatible.
-#ifndef GCUSHARE_EXTENDER_PLAIN_RANK_H_
-#define GCUSHARE_EXTENDER_PLAIN_RANK_H_
+#ifndef GCUSHARE_PLACEMENT_PLAIN_RANK_H_
+#define GCUSHARE_PLACEMENT_PLAIN_RANK_H_
 
 #include <array>
 #include <vector>
 
-#include "extender/card_allocator.h"
-#include "extender/node_verdict.h"
-#include "extender/request_mix.h"
+#include "placement/card_allocator.h"
+#include "placement/node_verdict.h"
+#include "placement/request_mix.h"
 
-namespace gcushare::extender {
+namespace gcushare::placement {
 
 // The rank of a node with `cards` (null: no sharing cards) and host
 // figures `host` for a plain pod; compared lexicographically. `mix` (may be
@@ -30,6 +30,6 @@ namespace gcushare::extender {
 std::array<double, 3> PlainRank(const std::vector<CardUsage>* cards,
                                 const HostFit& host, const RequestMix* mix);
 
-}  // namespace gcushare::extender
+}  // namespace gcushare::placement
 
-#endif  // GCUSHARE_EXTENDER_PLAIN_RANK_H_
+#endif  // GCUSHARE_PLACEMENT_PLAIN_RANK_H_

@@ -1,10 +1,10 @@
-#include "extender/card_allocator.h"
+#include "placement/card_allocator.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
-namespace gcushare::extender {
+namespace gcushare::placement {
 namespace {
 
 int Round(double x) { return static_cast<int>(std::lround(x)); }
@@ -216,4 +216,4 @@ StatusOr<Placement> Place(const std::vector<CardUsage>& cards,
   return InvalidArgumentError("pod asks for no GCU");
 }
 
-}  // namespace gcushare::extender
+}  // namespace gcushare::placement

@@ -7,15 +7,15 @@
 // says why, in words fit for kube-scheduler's FailedScheduling message.
 //
 // Pure; thread-compatible. Never throws, whatever the JSON.
-#ifndef GCUSHARE_EXTENDER_NODE_VIEW_H_
-#define GCUSHARE_EXTENDER_NODE_VIEW_H_
+#ifndef GCUSHARE_PLACEMENT_NODE_VIEW_H_
+#define GCUSHARE_PLACEMENT_NODE_VIEW_H_
 
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "contract/node_layout.h"
 
-namespace gcushare::extender {
+namespace gcushare::placement {
 
 struct NodeView {
   std::string name;
@@ -34,6 +34,6 @@ NodeView ReadNodeView(const nlohmann::json& node);
 // The reason for a node without the sharing label (or not in the cache).
 std::string NotSharingNodeReason();
 
-}  // namespace gcushare::extender
+}  // namespace gcushare::placement
 
-#endif  // GCUSHARE_EXTENDER_NODE_VIEW_H_
+#endif  // GCUSHARE_PLACEMENT_NODE_VIEW_H_

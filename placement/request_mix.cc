@@ -1,9 +1,9 @@
-#include "extender/request_mix.h"
+#include "placement/request_mix.h"
 
 #include <algorithm>
 #include <bit>
 
-namespace gcushare::extender {
+namespace gcushare::placement {
 namespace {
 
 // Cumulative shares from the top of `counts` (ascending keys) over `total`.
@@ -144,4 +144,4 @@ std::shared_ptr<const RequestMix> RequestHistory::Mix() const {
   return mix_;
 }
 
-}  // namespace gcushare::extender
+}  // namespace gcushare::placement

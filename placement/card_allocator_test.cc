@@ -1,8 +1,8 @@
-#include "extender/card_allocator.h"
+#include "placement/card_allocator.h"
 
 #include <gtest/gtest.h>
 
-namespace gcushare::extender {
+namespace gcushare::placement {
 namespace {
 
 std::vector<CardUsage> Node(int count, uint64_t total) {
@@ -219,4 +219,4 @@ TEST(CardAllocatorTest, ParsePolicy) {
 }
 
 }  // namespace
-}  // namespace gcushare::extender
+}  // namespace gcushare::placement

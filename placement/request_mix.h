@@ -19,8 +19,8 @@
 // (shared sizes are bounded by the largest card, whole counts by 64; CPU
 // and memory requests are rounded up to 1/64 steps of their power of two,
 // at most 64 counters per power of two).
-#ifndef GCUSHARE_EXTENDER_REQUEST_MIX_H_
-#define GCUSHARE_EXTENDER_REQUEST_MIX_H_
+#ifndef GCUSHARE_PLACEMENT_REQUEST_MIX_H_
+#define GCUSHARE_PLACEMENT_REQUEST_MIX_H_
 
 #include <cstdint>
 #include <map>
@@ -28,7 +28,7 @@
 #include <mutex>
 #include <vector>
 
-namespace gcushare::extender {
+namespace gcushare::placement {
 
 // The host resources one pod asks for: CPU in millicores, memory in any
 // unit used consistently with the nodes' (bytes in the extender).
@@ -126,6 +126,6 @@ class RequestHistory {
   mutable std::shared_ptr<const RequestMix> mix_;  // Guarded by mu_.
 };
 
-}  // namespace gcushare::extender
+}  // namespace gcushare::placement
 
-#endif  // GCUSHARE_EXTENDER_REQUEST_MIX_H_
+#endif  // GCUSHARE_PLACEMENT_REQUEST_MIX_H_

@@ -1,8 +1,8 @@
-#include "extender/http_framing.h"
+#include "http/http_framing.h"
 
 #include <gtest/gtest.h>
 
-namespace gcushare::extender {
+namespace gcushare::http {
 namespace {
 
 using State = HeadParse::State;
@@ -70,4 +70,4 @@ TEST(HttpFramingTest, RefusalsNameTheProblem) {
 }
 
 }  // namespace
-}  // namespace gcushare::extender
+}  // namespace gcushare::http

@@ -14,7 +14,7 @@
 // json::ParseJson and by json::ParsePruned (extender/protocol.cc).
 // Prints MB/s and microseconds per page and per item, on one thread.
 //
-//   bazel run -c opt //extender:decode_benchmark [-- --pages=N]
+//   bazel run -c opt //extender/benchmarks:decode_benchmark [-- --pages=N]
 #include <zlib.h>
 
 #include <chrono>

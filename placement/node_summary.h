@@ -5,15 +5,15 @@
 // separate allocation: one more cache miss per candidate, 500 a filter).
 //
 // Pure value; thread-compatible.
-#ifndef GCUSHARE_EXTENDER_NODE_SUMMARY_H_
-#define GCUSHARE_EXTENDER_NODE_SUMMARY_H_
+#ifndef GCUSHARE_PLACEMENT_NODE_SUMMARY_H_
+#define GCUSHARE_PLACEMENT_NODE_SUMMARY_H_
 
 #include <cstdint>
 #include <vector>
 
-#include "extender/card_allocator.h"
+#include "placement/card_allocator.h"
 
-namespace gcushare::extender {
+namespace gcushare::placement {
 
 struct NodeSummary {
   uint32_t cards = 0;          // Cards published, healthy or not.
@@ -43,6 +43,6 @@ bool SharedFitsNowhere(const NodeSummary& summary, uint64_t units);
 // another check comes first (more cards than the node has).
 bool WholeFitsNowhere(const NodeSummary& summary, uint64_t cards);
 
-}  // namespace gcushare::extender
+}  // namespace gcushare::placement
 
-#endif  // GCUSHARE_EXTENDER_NODE_SUMMARY_H_
+#endif  // GCUSHARE_PLACEMENT_NODE_SUMMARY_H_

@@ -1,8 +1,8 @@
-#include "extender/node_view.h"
+#include "placement/node_view.h"
 
 #include <gtest/gtest.h>
 
-namespace gcushare::extender {
+namespace gcushare::placement {
 namespace {
 
 nlohmann::json Node(nlohmann::json labels, nlohmann::json annotations) {
@@ -88,4 +88,4 @@ TEST(NodeViewTest, FieldsOfTheWrongTypeReadAsAbsent) {
 }
 
 }  // namespace
-}  // namespace gcushare::extender
+}  // namespace gcushare::placement

@@ -1,8 +1,8 @@
-#include "extender/request_mix.h"
+#include "placement/request_mix.h"
 
 #include <gtest/gtest.h>
 
-namespace gcushare::extender {
+namespace gcushare::placement {
 namespace {
 
 TEST(RequestHistoryTest, ANewMixOnlyOnceTheCountsMovedByA32nd) {
@@ -48,4 +48,4 @@ TEST(RequestMixTest, SharedFragmentIsFreeTimesShareOfLargerSizes) {
 }
 
 }  // namespace
-}  // namespace gcushare::extender
+}  // namespace gcushare::placement

@@ -1,10 +1,10 @@
-#include "extender/node_verdict.h"
+#include "placement/node_verdict.h"
 
 #include <algorithm>
 
 #include "contract/names.h"
 
-namespace gcushare::extender {
+namespace gcushare::placement {
 
 std::string MixedRequestReason() {
   return "pod asks for both " + std::string(contract::kResourceMemory) +
@@ -183,4 +183,4 @@ NodeVerdict JudgeCards(const CachedNode* node,
   return verdict;
 }
 
-}  // namespace gcushare::extender
+}  // namespace gcushare::placement
