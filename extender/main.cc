@@ -158,8 +158,9 @@ int Run(int argc, char** argv) {
   // glibc then sweeps them all (malloc_consolidate) at every allocation of
   // 1 KiB or more; without them small frees go to the thread cache or are
   // merged at once. Measured at 5,000 nodes / 150,000 pods: CPU until
-  // ready 4.0 s -> 2.4 s (//extender/benchmarks:scale_benchmark, docs/extender.md "Why it
-  // decodes and judges as it does"). Resident memory unchanged.
+  // ready 4.0 s -> 2.4 s (//extender/benchmarks:scale_benchmark,
+  // docs/extender.md "Why it decodes and judges as it does"). Resident memory
+  // unchanged.
   mallopt(M_MXFAST, 0);
   // Two malloc arenas, not 8 per core: each of the 32 HTTP workers would
   // otherwise take one, and a filter's short-lived buffers (the body's

@@ -4,11 +4,11 @@
 // (hash, name, value) slots with linear probing and a power-of-two size:
 // a lookup hashes once, masks instead of dividing, and reads one slot
 // (one cache line) where a std::unordered_map divides by a prime and
-// follows two list nodes (//extender/benchmarks:scale_benchmark; docs/extender.md "Why
-// it decodes and judges as it does"). A slot holds a copy of a name of up to
-// kInlineName bytes, so comparing the name reads no other memory (the
-// borrowed key elsewhere was a cache miss per lookup: a quarter of a
-// filter's CPU); longer names are compared through the borrowed view.
+// follows two list nodes (//extender/benchmarks:scale_benchmark;
+// docs/extender.md "Why it decodes and judges as it does"). A slot holds a copy
+// of a name of up to kInlineName bytes, so comparing the name reads no other
+// memory (the borrowed key elsewhere was a cache miss per lookup: a quarter of
+// a filter's CPU); longer names are compared through the borrowed view.
 //
 // Ownership: the index borrows the names and the values; each must stay
 // alive and unmoved until its entry is erased (CardCache indexes the keys

@@ -7,9 +7,9 @@
 // Uses simdjson On-Demand (Debian's libsimdjson 3.0.1): values not named
 // are skipped by bracket counting, never decoded (4-5x faster than
 // nlohmann's SAX parser with a pruning handler, 10x faster than a whole
-// DOM: //extender/benchmarks:decode_benchmark, docs/benchmarks.md "Decoding a page of
-// pods"). The bound of json/bounded_parse.h holds: the same linear pre-scan
-// refuses text nested deeper than `max_depth`, kept or not, and the
+// DOM: //extender/benchmarks:decode_benchmark, docs/benchmarks.md "Decoding a
+// page of pods"). The bound of json/bounded_parse.h holds: the same linear
+// pre-scan refuses text nested deeper than `max_depth`, kept or not, and the
 // conversion of kept values recurses at most that deep.
 // Validation: the whole text must be UTF-8 with balanced strings and
 // brackets and nothing after the root; values that are skipped are not
