@@ -25,11 +25,12 @@
 
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "assignment/assigned_marker.h"
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "contract/memory_unit.h"
 #include "device-plugin/api/api.pb.h"
 #include "device-plugin/container_response.h"
@@ -83,9 +84,9 @@ class Allocator {
   const InventoryFn inventory_;
   assignment::AssignedMarker* const marker_;
 
-  mutable std::mutex mu_;
-  HandedOut handed_out_;           // Guarded by mu_.
-  uint64_t handed_out_count_ = 0;  // Guarded by mu_.
+  mutable base::Mutex mu_;
+  HandedOut handed_out_ GUARDED_BY(mu_);
+  uint64_t handed_out_count_ GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace gcushare::deviceplugin
