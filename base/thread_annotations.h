@@ -18,6 +18,10 @@
 #ifndef GCUSHARE_BASE_THREAD_ANNOTATIONS_H_
 #define GCUSHARE_BASE_THREAD_ANNOTATIONS_H_
 
+// Abseil's older header (absl/base/internal/thread_annotations.h, which
+// gRPC's headers include) defines GUARDED_BY, PT_GUARDED_BY,
+// ACQUIRED_BEFORE/AFTER and NO_THREAD_SAFETY_ANALYSIS the same way: those
+// are defined here only when it has not.
 #if defined(__clang__)
 #define GCUSHARE_THREAD_ANNOTATION_(x) __attribute__((x))
 #else
@@ -26,12 +30,20 @@
 
 #define CAPABILITY(x) GCUSHARE_THREAD_ANNOTATION_(capability(x))
 #define SCOPED_CAPABILITY GCUSHARE_THREAD_ANNOTATION_(scoped_lockable)
+#ifndef GUARDED_BY
 #define GUARDED_BY(x) GCUSHARE_THREAD_ANNOTATION_(guarded_by(x))
+#endif
+#ifndef PT_GUARDED_BY
 #define PT_GUARDED_BY(x) GCUSHARE_THREAD_ANNOTATION_(pt_guarded_by(x))
+#endif
+#ifndef ACQUIRED_BEFORE
 #define ACQUIRED_BEFORE(...) \
   GCUSHARE_THREAD_ANNOTATION_(acquired_before(__VA_ARGS__))
+#endif
+#ifndef ACQUIRED_AFTER
 #define ACQUIRED_AFTER(...) \
   GCUSHARE_THREAD_ANNOTATION_(acquired_after(__VA_ARGS__))
+#endif
 #define REQUIRES(...) \
   GCUSHARE_THREAD_ANNOTATION_(requires_capability(__VA_ARGS__))
 #define REQUIRES_SHARED(...) \
@@ -55,7 +67,9 @@
 #define ASSERT_SHARED_CAPABILITY(x) \
   GCUSHARE_THREAD_ANNOTATION_(assert_shared_capability(x))
 #define RETURN_CAPABILITY(x) GCUSHARE_THREAD_ANNOTATION_(lock_returned(x))
+#ifndef NO_THREAD_SAFETY_ANALYSIS
 #define NO_THREAD_SAFETY_ANALYSIS \
   GCUSHARE_THREAD_ANNOTATION_(no_thread_safety_analysis)
+#endif
 
 #endif  // GCUSHARE_BASE_THREAD_ANNOTATIONS_H_

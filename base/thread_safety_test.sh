@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Proves that the clang-tsa build (.bazelrc build:clang-tsa) rejects unlocked
 # access to guarded state: compiles base/testdata/thread_safety_*.cc with
-# clang-14 and the config's --copt flags, expecting the "locked" fixture to
-# compile and every other fixture to fail with a thread-safety error.
+# clang-14 and the config's --copt flags, expecting the thread_safety_locked*
+# fixtures to compile without any warning (-Wall -Werror) and every other
+# fixture to fail with a thread-safety error.
 set -euo pipefail
 
 root=${TEST_SRCDIR}/${TEST_WORKSPACE}
@@ -14,14 +15,14 @@ if ((${#flags[@]} == 0)) || [[ " ${flags[*]} " != *" -Werror=thread-safety "* ]]
 fi
 
 compile() {
-  clang++-14 -std=c++20 -fsyntax-only -I "$root" "${flags[@]}" "$1" 2>&1
+  clang++-14 -std=c++20 -fsyntax-only -I "$root" "${flags[@]}" "$@" 2>&1
 }
 
 failures=0
 for fixture in "$root"/base/testdata/thread_safety_*.cc; do
   name=$(basename "$fixture" .cc)
-  if [[ $name == thread_safety_locked ]]; then
-    if out=$(compile "$fixture"); then
+  if [[ $name == thread_safety_locked* ]]; then
+    if out=$(compile -Wall -Werror "$fixture"); then
       echo "ok: $name compiles"
     else
       echo "FAIL: $name should compile:" >&2

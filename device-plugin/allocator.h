@@ -73,7 +73,7 @@ class Allocator {
   uint64_t handed_out() const;
 
  private:
-  StatusOr<PodMatch> Locate(uint64_t units, bool allow_fresh);
+  StatusOr<PodMatch> Locate(uint64_t units, bool allow_fresh) REQUIRES(mu_);
   // AllocateContainer() before counting its result.
   StatusOr<v1beta1::ContainerAllocateResponse> AllocateOne(
       const v1beta1::ContainerAllocateRequest& request);
