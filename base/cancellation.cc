@@ -5,21 +5,21 @@
 namespace gcushare::base {
 
 void Cancellation::Cancel() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   if (cancelled_.exchange(true)) return;
   // Wakers run under the lock, so RemoveWaker() can promise that a removed
   // waker is not running.
   for (auto& [id, waker] : wakers_) waker();
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 bool Cancellation::WaitFor(std::chrono::nanoseconds timeout) {
-  std::unique_lock<std::mutex> lock(mu_);
-  return cv_.wait_for(lock, timeout, [this] { return cancelled_.load(); });
+  base::MutexLock lock(mu_);
+  return cv_.WaitFor(lock, timeout, [this] { return cancelled_.load(); });
 }
 
 Cancellation::WakerId Cancellation::AddWaker(std::function<void()> waker) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   if (cancelled_.load()) waker();
   WakerId id = next_id_++;
   wakers_.emplace(id, std::move(waker));
@@ -27,7 +27,7 @@ Cancellation::WakerId Cancellation::AddWaker(std::function<void()> waker) {
 }
 
 void Cancellation::RemoveWaker(WakerId id) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   wakers_.erase(id);
 }
 

@@ -13,11 +13,12 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <mutex>
+
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 
 namespace gcushare::base {
 
@@ -48,10 +49,10 @@ class Cancellation {
 
  private:
   std::atomic<bool> cancelled_{false};
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::map<WakerId, std::function<void()>> wakers_;  // Guarded by mu_.
-  WakerId next_id_ = 1;                              // Guarded by mu_.
+  Mutex mu_;
+  CondVar cv_;
+  std::map<WakerId, std::function<void()>> wakers_ GUARDED_BY(mu_);
+  WakerId next_id_ GUARDED_BY(mu_) = 1;
 };
 
 }  // namespace gcushare::base

@@ -12,11 +12,12 @@
 #define GCUSHARE_BASE_LATEST_VALUE_H_
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
+
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 
 namespace gcushare::base {
 
@@ -32,15 +33,15 @@ class LatestValue {
 
   void Publish(Ptr value) {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      base::MutexLock lock(mu_);
       current_.version++;
       current_.value = std::move(value);
     }
-    cv_.notify_all();
+    cv_.NotifyAll();
   }
 
   Snapshot Current() const {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     return current_;
   }
 
@@ -48,8 +49,8 @@ class LatestValue {
   // `timeout` passes first or the value is closed.
   std::optional<Snapshot> WaitNewer(uint64_t after_version,
                                     std::chrono::milliseconds timeout) {
-    std::unique_lock<std::mutex> lock(mu_);
-    bool ready = cv_.wait_for(lock, timeout, [&] {
+    base::MutexLock lock(mu_);
+    bool ready = cv_.WaitFor(lock, timeout, [&]() REQUIRES(mu_) {
       return closed_ || current_.version > after_version;
     });
     if (!ready || closed_) return std::nullopt;
@@ -59,22 +60,22 @@ class LatestValue {
   // Wakes every waiter for good (shutdown).
   void Close() {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      base::MutexLock lock(mu_);
       closed_ = true;
     }
-    cv_.notify_all();
+    cv_.NotifyAll();
   }
 
   bool closed() const {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     return closed_;
   }
 
  private:
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  Snapshot current_;     // Guarded by mu_.
-  bool closed_ = false;  // Guarded by mu_.
+  mutable Mutex mu_;
+  CondVar cv_;
+  Snapshot current_ GUARDED_BY(mu_);
+  bool closed_ GUARDED_BY(mu_) = false;
 };
 
 }  // namespace gcushare::base

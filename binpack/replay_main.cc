@@ -8,12 +8,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "base/mutex.h"
 #include "binpack/replay.h"
 #include "binpack/trace.h"
 #include "daemon/flags.h"
@@ -175,7 +175,7 @@ int Main(int argc, char** argv) {
   for (size_t c = 0; c < cells.size(); ++c) {
     for (uint64_t seed : *seeds) jobs.push_back({c, seed});
   }
-  std::mutex mu;
+  base::Mutex mu;
   size_t next = 0;
   Status failure;
   std::vector<std::map<uint64_t, ReplayResult>> results(cells.size());
@@ -183,7 +183,7 @@ int Main(int argc, char** argv) {
     while (true) {
       Job job;
       {
-        std::lock_guard<std::mutex> lock(mu);
+        base::MutexLock lock(mu);
         if (next >= jobs.size() || !failure.ok()) return;
         job = jobs[next++];
       }
@@ -192,7 +192,7 @@ int Main(int argc, char** argv) {
       if (cell.g2 > 0) run_config.g2_gib = cell.g2;
       auto result = Replay(*nodes, task_lists[cell.trace], run_config,
                            cell.policy, job.seed);
-      std::lock_guard<std::mutex> lock(mu);
+      base::MutexLock lock(mu);
       if (!result.ok()) {
         failure = result.status().WithContext(cell.trace);
         return;

@@ -8,6 +8,8 @@
 #include <cstring>
 
 #include "base/guarded_thread.h"
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 
 namespace gcushare {
 namespace {
@@ -30,7 +32,7 @@ ShutdownSignal::ShutdownSignal() {
 
 ShutdownSignal::~ShutdownSignal() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     stopping_ = true;
   }
   // Wake sigwait() with a signal aimed at the waiter thread only.
@@ -44,7 +46,7 @@ void ShutdownSignal::Run() {
     int signo = 0;
     if (sigwait(&set, &signo) != 0) continue;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      base::MutexLock lock(mu_);
       if (stopping_) return;
       if (requested_) {
         // Second signal: the operator wants the process gone now.
@@ -60,7 +62,7 @@ void ShutdownSignal::Run() {
 void ShutdownSignal::Fire(int signo) {
   std::vector<std::function<void()>> callbacks;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (requested_) return;
     requested_ = true;
     signo_ = signo;
@@ -70,15 +72,15 @@ void ShutdownSignal::Fire(int signo) {
   // sees their effects (servers stopped, state flushed).
   for (auto& callback : callbacks) callback();
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     callbacks_done_ = true;
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 void ShutdownSignal::OnShutdown(std::function<void()> callback) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (!requested_) {
       callbacks_.push_back(std::move(callback));
       return;
@@ -90,23 +92,24 @@ void ShutdownSignal::OnShutdown(std::function<void()> callback) {
 void ShutdownSignal::Trigger() { Fire(0); }
 
 bool ShutdownSignal::Requested() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return requested_;
 }
 
 int ShutdownSignal::SignalNumber() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return signo_;
 }
 
 void ShutdownSignal::Wait() {
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [this] { return callbacks_done_; });
+  base::MutexLock lock(mu_);
+  cv_.Wait(lock, [this]() REQUIRES(mu_) { return callbacks_done_; });
 }
 
 bool ShutdownSignal::WaitFor(std::chrono::milliseconds timeout) {
-  std::unique_lock<std::mutex> lock(mu_);
-  return cv_.wait_for(lock, timeout, [this] { return callbacks_done_; });
+  base::MutexLock lock(mu_);
+  return cv_.WaitFor(lock, timeout,
+                     [this]() REQUIRES(mu_) { return callbacks_done_; });
 }
 
 }  // namespace gcushare

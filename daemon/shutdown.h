@@ -15,11 +15,12 @@
 #define GCUSHARE_DAEMON_SHUTDOWN_H_
 
 #include <chrono>
-#include <condition_variable>
 #include <functional>
-#include <mutex>
 #include <thread>
 #include <vector>
+
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 
 namespace gcushare {
 
@@ -52,13 +53,15 @@ class ShutdownSignal {
   void Run();
   void Fire(int signo);
 
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  bool requested_ = false;
-  bool callbacks_done_ = false;  // Set after the request's callbacks ran.
-  bool stopping_ = false;        // Destructor is waking the waiter thread.
-  int signo_ = 0;
-  std::vector<std::function<void()>> callbacks_;
+  mutable base::Mutex mu_;
+  base::CondVar cv_;
+  bool requested_ GUARDED_BY(mu_) = false;
+  // Set after the request's callbacks ran.
+  bool callbacks_done_ GUARDED_BY(mu_) = false;
+  // Destructor is waking the waiter thread.
+  bool stopping_ GUARDED_BY(mu_) = false;
+  int signo_ GUARDED_BY(mu_) = 0;
+  std::vector<std::function<void()>> callbacks_ GUARDED_BY(mu_);
   std::thread waiter_;
 };
 

@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "base/mutex.h"
 #include "contract/names.h"
 #include "device-plugin/device_ids.h"
 #include "kube/json_fields.h"
@@ -21,7 +22,7 @@ Allocator::Allocator(AllocatorOptions options, PodSource* pods,
       marker_(marker) {}
 
 uint64_t Allocator::handed_out() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return handed_out_count_;
 }
 
@@ -64,7 +65,7 @@ StatusOr<v1beta1::ContainerAllocateResponse> Allocator::AllocateOne(
   for (const std::string& id : request.devices_ids()) {
     GCUSHARE_RETURN_IF_ERROR(ParseDeviceId(id).status());
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   StatusOr<PodMatch> match = Locate(units, /*allow_fresh=*/true);
   if (!match.ok()) {
     spdlog::warn("Allocate of {} unit(s): {}", units, match.status().message());
@@ -115,7 +116,7 @@ v1beta1::ContainerPreferredAllocationResponse Allocator::PreferContainer(
                           : 0;
   std::set<uint32_t> cards;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     StatusOr<PodMatch> match = Locate(size, /*allow_fresh=*/false);
     if (match.ok()) cards.insert(match->cards.begin(), match->cards.end());
   }

@@ -25,11 +25,12 @@
 
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "assignment/assigned_marker.h"
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "contract/memory_unit.h"
 #include "device-plugin/api/api.pb.h"
 #include "device-plugin/container_response.h"
@@ -72,7 +73,7 @@ class Allocator {
   uint64_t handed_out() const;
 
  private:
-  StatusOr<PodMatch> Locate(uint64_t units, bool allow_fresh);
+  StatusOr<PodMatch> Locate(uint64_t units, bool allow_fresh) REQUIRES(mu_);
   // AllocateContainer() before counting its result.
   StatusOr<v1beta1::ContainerAllocateResponse> AllocateOne(
       const v1beta1::ContainerAllocateRequest& request);
@@ -83,9 +84,9 @@ class Allocator {
   const InventoryFn inventory_;
   assignment::AssignedMarker* const marker_;
 
-  mutable std::mutex mu_;
-  HandedOut handed_out_;           // Guarded by mu_.
-  uint64_t handed_out_count_ = 0;  // Guarded by mu_.
+  mutable base::Mutex mu_;
+  HandedOut handed_out_ GUARDED_BY(mu_);
+  uint64_t handed_out_count_ GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace gcushare::deviceplugin

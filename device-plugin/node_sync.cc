@@ -3,6 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include "base/guarded_thread.h"
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 
 namespace gcushare::deviceplugin {
 
@@ -22,20 +24,20 @@ void NodeSync::Start() {
 
 void NodeSync::Stop() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     stopping_ = true;
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
   cancel_.Cancel();
   if (thread_.joinable()) thread_.join();
 }
 
 void NodeSync::Update(NodePublication publication) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     pending_ = std::move(publication);
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 void NodeSync::Run() {
@@ -43,8 +45,10 @@ void NodeSync::Run() {
   while (true) {
     NodePublication publication;
     {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [&] { return stopping_ || pending_.has_value(); });
+      base::MutexLock lock(mu_);
+      cv_.Wait(lock, [&]() REQUIRES(mu_) {
+        return stopping_ || pending_.has_value();
+      });
       if (stopping_) return;
       publication = std::move(*pending_);
       pending_.reset();
@@ -71,7 +75,7 @@ void NodeSync::Run() {
                  std::chrono::duration<double>(wait).count());
     {
       // Retry this publication unless a newer one arrived meanwhile.
-      std::lock_guard<std::mutex> lock(mu_);
+      base::MutexLock lock(mu_);
       if (!pending_) pending_ = std::move(publication);
     }
     if (!clock_->SleepFor(wait, &cancel_)) return;

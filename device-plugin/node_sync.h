@@ -10,15 +10,15 @@
 #define GCUSHARE_DEVICE_PLUGIN_NODE_SYNC_H_
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
-#include <mutex>
 #include <optional>
 #include <thread>
 
 #include "base/backoff.h"
 #include "base/cancellation.h"
 #include "base/clock.h"
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "device-plugin/node_publisher.h"
 #include "device-plugin/plugin_metrics.h"
 
@@ -46,10 +46,10 @@ class NodeSync {
   base::Clock* const clock_;
   const base::BackoffOptions backoff_;
 
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::optional<NodePublication> pending_;  // Guarded by mu_.
-  bool stopping_ = false;                   // Guarded by mu_.
+  base::Mutex mu_;
+  base::CondVar cv_;
+  std::optional<NodePublication> pending_ GUARDED_BY(mu_);
+  bool stopping_ GUARDED_BY(mu_) = false;
 
   base::Cancellation cancel_;
   std::thread thread_;

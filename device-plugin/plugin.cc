@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "base/mutex.h"
 #include "cdi/builder.h"
 #include "cdi/writer.h"
 #include "contract/names.h"
@@ -33,7 +34,7 @@ std::string Plugin::socket_path() const {
 }
 
 Status Plugin::WriteCdi(const efml::Inventory& inventory) {
-  std::lock_guard<std::mutex> lock(cdi_mu_);
+  base::MutexLock lock(cdi_mu_);
   StatusOr<cdi::Spec> spec = cdi::BuildSpec(inventory);
   if (!spec.ok()) return spec.status().WithContext("building the CDI spec");
   StatusOr<cdi::WriteResult> written =

@@ -26,12 +26,12 @@
 
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "assignment/assigned_marker.h"
 #include "base/backoff.h"
 #include "base/clock.h"
+#include "base/mutex.h"
 #include "contract/memory_unit.h"
 #include "device-plugin/advertise_mode.h"
 #include "device-plugin/allocator.h"
@@ -114,7 +114,7 @@ class Plugin {
 
   std::unique_ptr<PluginMetrics> metrics_;  // Null without a registry.
   ModeDecision decision_;
-  std::mutex cdi_mu_;  // Serialises CDI writes.
+  base::Mutex cdi_mu_;  // Serialises CDI writes.
   DeviceListBroadcaster lists_;
   StatFileProber prober_;
   std::unique_ptr<GrpcKubeletRegistrar> owned_registrar_;

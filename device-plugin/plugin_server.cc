@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <chrono>
 
+#include "base/mutex.h"
+
 namespace gcushare::deviceplugin {
 
 PluginServer::PluginServer(std::string socket_path,
@@ -17,7 +19,7 @@ PluginServer::PluginServer(std::string socket_path,
 PluginServer::~PluginServer() { Stop(); }
 
 Status PluginServer::Restart() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   StopLocked();
   if (::unlink(socket_path_.c_str()) != 0 && errno != ENOENT) {
     return ErrnoToStatus(errno, "removing stale socket " + socket_path_);
@@ -39,7 +41,7 @@ Status PluginServer::Restart() {
 }
 
 void PluginServer::Stop() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   StopLocked();
 }
 

@@ -16,9 +16,10 @@
 #include <grpcpp/grpcpp.h>
 
 #include <memory>
-#include <mutex>
 #include <string>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "device-plugin/allocator.h"
 #include "device-plugin/device_list_broadcaster.h"
 #include "device-plugin/device_plugin_service.h"
@@ -46,15 +47,15 @@ class PluginServer : public ServingControl {
   const std::string& socket_path() const { return socket_path_; }
 
  private:
-  void StopLocked();
+  void StopLocked() REQUIRES(mu_);
 
   const std::string socket_path_;
   DeviceListBroadcaster* const lists_;
   Allocator* const allocator_;
 
-  std::mutex mu_;
-  std::unique_ptr<DevicePluginService> service_;  // Guarded by mu_.
-  std::unique_ptr<grpc::Server> server_;          // Guarded by mu_.
+  base::Mutex mu_;
+  std::unique_ptr<DevicePluginService> service_ GUARDED_BY(mu_);
+  std::unique_ptr<grpc::Server> server_ GUARDED_BY(mu_);
 };
 
 }  // namespace gcushare::deviceplugin

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <utility>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "dra-driver/claim_cdi.h"
 #include "dra-driver/memory_quantity.h"
 #include "kube/resource.h"
@@ -89,7 +91,7 @@ ClaimPreparer::ClaimPreparer(ClaimPreparerOptions options)
 ClaimPreparer::~ClaimPreparer() = default;
 
 std::shared_ptr<std::mutex> ClaimPreparer::LockFor(const std::string& uid) {
-  std::lock_guard<std::mutex> lock(locks_mu_);
+  base::MutexLock lock(locks_mu_);
   auto& entry = claim_locks_[uid];
   if (!entry.first) entry.first = std::make_shared<std::mutex>();
   ++entry.second;
@@ -97,7 +99,7 @@ std::shared_ptr<std::mutex> ClaimPreparer::LockFor(const std::string& uid) {
 }
 
 void ClaimPreparer::Unlock(const std::string& uid) {
-  std::lock_guard<std::mutex> lock(locks_mu_);
+  base::MutexLock lock(locks_mu_);
   auto it = claim_locks_.find(uid);
   if (it != claim_locks_.end() && --it->second.second == 0) {
     claim_locks_.erase(it);
@@ -114,7 +116,7 @@ StatusOr<RestoreReport> ClaimPreparer::Restore() {
   RestoreReport report;
   report.corrupt_kept_as = loaded->corrupt_kept_as;
   report.corrupt_reason = loaded->corrupt_reason;
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   ShareLedger ledger(options_.inventory);
   for (const auto& [uid, record] : loaded->checkpoint.claims) {
     Status admitted = ledger.Admit(uid, ToAllocatedClaim(uid, record).results);
@@ -194,7 +196,7 @@ StatusOr<std::vector<PreparedDevice>> ClaimPreparer::PrepareOne(
   if (!valid.ok()) return valid;
   const std::string who = DescribeClaim(ref.ns, ref.name, ref.uid);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (!restored_) {
       return FailedPreconditionError(who +
                                      ": the driver has not restored its "
@@ -243,13 +245,13 @@ StatusOr<std::vector<PreparedDevice>> ClaimPreparer::PrepareOne(
     record.devices.push_back({result, {ClaimCdiDeviceId(ref.uid, result)}});
   }
 
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   std::optional<CheckpointClaim> old;
   if (auto it = checkpoint_.claims.find(ref.uid);
       it != checkpoint_.claims.end()) {
     old = it->second;  // A PrepareStarted record: redo it.
   }
-  auto restore_ledger = [&] {
+  auto restore_ledger = [&]() REQUIRES(mu_) {
     ledger_.Release(ref.uid);
     if (old) {
       (void)ledger_.Admit(ref.uid, ToAllocatedClaim(ref.uid, *old).results);
@@ -294,7 +296,7 @@ Status ClaimPreparer::UnprepareOne(const ClaimRef& ref) {
                                     ": " + valid.message());
   }
   const std::string who = DescribeClaim(ref.ns, ref.name, ref.uid);
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   if (!restored_) {
     return FailedPreconditionError(who +
                                    ": the driver has not restored its "
@@ -327,12 +329,12 @@ void ClaimPreparer::UpdateGaugesLocked() {
 }
 
 Checkpoint ClaimPreparer::Snapshot() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return checkpoint_;
 }
 
 std::map<uint32_t, CardUsage> ClaimPreparer::Usage() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return ledger_.Usage();
 }
 

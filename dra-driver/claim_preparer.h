@@ -60,6 +60,8 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "contract/memory_unit.h"
 #include "dra-driver/checkpoint.h"
 #include "dra-driver/claim_handler.h"
@@ -121,20 +123,20 @@ class ClaimPreparer : public ClaimHandler {
   void Unlock(const std::string& uid);
   StatusOr<std::vector<PreparedDevice>> PrepareOne(const ClaimRef& ref);
   Status UnprepareOne(const ClaimRef& ref);
-  void UpdateGaugesLocked();
+  void UpdateGaugesLocked() REQUIRES(mu_);
 
   const ClaimPreparerOptions options_;
   struct Metrics;
   std::unique_ptr<Metrics> metrics_;  // Null without a registry.
 
-  std::mutex locks_mu_;
+  base::Mutex locks_mu_;
   std::map<std::string, std::pair<std::shared_ptr<std::mutex>, int>>
-      claim_locks_;  // Guarded by locks_mu_.
+      claim_locks_ GUARDED_BY(locks_mu_);
 
-  mutable std::mutex mu_;
-  bool restored_ = false;  // Guarded by mu_.
-  ShareLedger ledger_;     // Guarded by mu_.
-  Checkpoint checkpoint_;  // Guarded by mu_.
+  mutable base::Mutex mu_;
+  bool restored_ GUARDED_BY(mu_) = false;
+  ShareLedger ledger_ GUARDED_BY(mu_);
+  Checkpoint checkpoint_ GUARDED_BY(mu_);
 };
 
 }  // namespace gcushare::dra

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/guarded_thread.h"
+#include "base/mutex.h"
 #include "contract/names.h"
 #include "kube/resource.h"
 
@@ -99,7 +100,7 @@ SlicePublisher::SlicePublisher(kube::KubeClient* client,
 SlicePublisher::~SlicePublisher() { Stop(); }
 
 void SlicePublisher::Start() {
-  std::lock_guard<std::mutex> lifecycle(lifecycle_mu_);
+  base::MutexLock lifecycle(lifecycle_mu_);
   if (started_) return;
   started_ = true;
   handler_ = std::make_unique<WatchHandler>(this);
@@ -116,12 +117,12 @@ void SlicePublisher::Start() {
 }
 
 void SlicePublisher::Stop() {
-  std::lock_guard<std::mutex> lifecycle(lifecycle_mu_);
+  base::MutexLock lifecycle(lifecycle_mu_);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     stopping_ = true;
   }
-  wake_.notify_all();
+  wake_.NotifyAll();
   cancel_.Cancel();
   if (worker_.joinable()) worker_.join();
   if (informer_ != nullptr) informer_->Stop();
@@ -129,36 +130,36 @@ void SlicePublisher::Stop() {
 
 void SlicePublisher::SetInventory(efml::Inventory inventory) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (inventory == inventory_) return;
     inventory_ = std::move(inventory);
     dirty_ = true;
   }
-  wake_.notify_all();
+  wake_.NotifyAll();
 }
 
-void SlicePublisher::Poke() { wake_.notify_all(); }
+void SlicePublisher::Poke() { wake_.NotifyAll(); }
 
 void SlicePublisher::MarkDirty() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     dirty_ = true;
   }
-  wake_.notify_all();
+  wake_.NotifyAll();
 }
 
 int64_t SlicePublisher::generation() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return generation_;
 }
 
 DroppedFields SlicePublisher::dropped() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return dropped_;
 }
 
 bool SlicePublisher::WaitForWork() {
-  std::unique_lock<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   while (true) {
     if (stopping_) return false;
     if (dirty_) {
@@ -166,7 +167,7 @@ bool SlicePublisher::WaitForWork() {
       return true;
     }
     if (clock_->SteadyNow() >= next_resync_) return true;
-    wake_.wait_for(lock, options_.clock_check);
+    wake_.WaitFor(lock, options_.clock_check);
   }
 }
 
@@ -189,11 +190,11 @@ void SlicePublisher::Run() {
 }
 
 Status SlicePublisher::SyncOnce() {
-  std::lock_guard<std::mutex> sync_lock(sync_mu_);
+  base::MutexLock sync_lock(sync_mu_);
   ++syncs_;
   const Status status = SyncLocked();
   if (!status.ok()) sync_errors_->Increment();
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   next_resync_ = clock_->SteadyNow() + options_.sync_delay;
   return status;
 }
@@ -205,7 +206,7 @@ Status SlicePublisher::SyncLocked() {
     efml::Inventory inventory;
     SliceBuilderOptions build;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      base::MutexLock lock(mu_);
       inventory = inventory_;
       build = effective_;
     }
@@ -223,7 +224,7 @@ Status SlicePublisher::SyncLocked() {
       }
       const SlicePlan plan = PlanSlices(desired, cached, node);
       if (plan.empty()) {
-        std::lock_guard<std::mutex> lock(mu_);
+        base::MutexLock lock(mu_);
         generation_ = plan.generation;
         return OkStatus();
       }
@@ -236,7 +237,7 @@ Status SlicePublisher::SyncLocked() {
         client_->List(kube::Resource::ResourceSlices(), "", list_options));
     const SlicePlan plan = PlanSlices(desired, stored.items, node);
     if (plan.empty()) {
-      std::lock_guard<std::mutex> lock(mu_);
+      base::MutexLock lock(mu_);
       generation_ = plan.generation;
       return OkStatus();
     }
@@ -249,7 +250,7 @@ Status SlicePublisher::SyncLocked() {
     last = Execute(plan, &dropped);
     const bool replan = dropped.any() && HandleDropped(dropped);
     if (last.ok()) {
-      std::lock_guard<std::mutex> lock(mu_);
+      base::MutexLock lock(mu_);
       generation_ = plan.generation;
       if (!replan) return OkStatus();
     } else if (!IsRace(last)) {
@@ -273,7 +274,7 @@ StatusOr<std::string> SlicePublisher::ReadNodeUid() {
   if (!object.ok()) return object.status().WithContext("read node " + node);
   const std::string uid = UidOf(*object);
   if (uid.empty()) return InvalidArgumentError("node " + node + " has no uid");
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   effective_.node_uid = uid;
   return uid;
 }
@@ -313,7 +314,7 @@ bool SlicePublisher::HandleDropped(const DroppedFields& dropped) {
   bool consumable = false;
   bool taints = false;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     dropped_ |= dropped;
     if (dropped.consumable_capacity && effective_.consumable_capacity) {
       effective_.consumable_capacity = false;
@@ -353,7 +354,7 @@ void SlicePublisher::Warn(std::string_view reason, const std::string& message) {
   node.kind = "Node";
   node.name = options_.slices.node_name;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     node.uid = effective_.node_uid;
   }
   StatusOr<nlohmann::json> event = client_->CreateEvent(

@@ -48,16 +48,16 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 
 #include "base/backoff.h"
 #include "base/cancellation.h"
 #include "base/clock.h"
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "dra-driver/slice_builder.h"
 #include "dra-driver/slice_diff.h"
 #include "dra-driver/slice_plan.h"
@@ -138,7 +138,7 @@ class SlicePublisher {
   // Waits until there is work; false when stopping.
   bool WaitForWork();
   void MarkDirty();
-  Status SyncLocked();
+  Status SyncLocked() REQUIRES(sync_mu_);
   // The Node's metadata.uid, remembered in effective_.
   StatusOr<std::string> ReadNodeUid();
   // Carries out `plan`; records what the server dropped in `dropped`.
@@ -159,22 +159,22 @@ class SlicePublisher {
   metrics::Family<metrics::Counter>* writes_;
   metrics::Counter* sync_errors_;
 
-  std::mutex sync_mu_;  // Serialises syncs.
+  base::Mutex sync_mu_;  // Serialises syncs.
 
-  mutable std::mutex mu_;
-  std::condition_variable wake_;
-  efml::Inventory inventory_;                          // Guarded by mu_.
-  SliceBuilderOptions effective_;                      // Guarded by mu_.
-  DroppedFields dropped_;                              // Guarded by mu_.
-  int64_t generation_ = 0;                             // Guarded by mu_.
-  bool dirty_ = true;                                  // Guarded by mu_.
-  bool stopping_ = false;                              // Guarded by mu_.
-  std::chrono::steady_clock::time_point next_resync_;  // Guarded by mu_.
+  mutable base::Mutex mu_;
+  base::CondVar wake_;
+  efml::Inventory inventory_ GUARDED_BY(mu_);
+  SliceBuilderOptions effective_ GUARDED_BY(mu_);
+  DroppedFields dropped_ GUARDED_BY(mu_);
+  int64_t generation_ GUARDED_BY(mu_) = 0;
+  bool dirty_ GUARDED_BY(mu_) = true;
+  bool stopping_ GUARDED_BY(mu_) = false;
+  std::chrono::steady_clock::time_point next_resync_ GUARDED_BY(mu_);
 
   std::atomic<uint64_t> syncs_{0};
 
-  std::mutex lifecycle_mu_;  // Serialises Start() and Stop().
-  bool started_ = false;     // Guarded by lifecycle_mu_.
+  base::Mutex lifecycle_mu_;  // Serialises Start() and Stop().
+  bool started_ GUARDED_BY(lifecycle_mu_) = false;
   base::Cancellation cancel_;
   std::unique_ptr<WatchHandler> handler_;
   std::unique_ptr<kube::Informer> informer_;

@@ -6,6 +6,8 @@
 #include <utility>
 
 #include "base/guarded_thread.h"
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 
 namespace gcushare::efml {
 namespace {
@@ -47,24 +49,24 @@ HealthMonitor::HealthMonitor(CardSource& source, Inventory initial)
 HealthMonitor::~HealthMonitor() { Stop(); }
 
 HealthMonitor::SubscriptionId HealthMonitor::Subscribe(Callback callback) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  base::MutexLock lock(mutex_);
   SubscriptionId id = next_id_++;
   subscribers_.emplace(id, std::move(callback));
   return id;
 }
 
 void HealthMonitor::Unsubscribe(SubscriptionId id) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  base::MutexLock lock(mutex_);
   subscribers_.erase(id);
 }
 
 Inventory HealthMonitor::Current() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  base::MutexLock lock(mutex_);
   return inventory_;
 }
 
 void HealthMonitor::PollOnce() {
-  std::lock_guard<std::mutex> poll_lock(poll_mutex_);
+  base::MutexLock poll_lock(poll_mutex_);
   StatusOr<Inventory> discovered = source_.Discover();
   if (!discovered.ok()) {
     std::string error = discovered.status().ToString();
@@ -84,7 +86,7 @@ void HealthMonitor::PollOnce() {
   Inventory snapshot;
   std::vector<Callback> callbacks;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    base::MutexLock lock(mutex_);
     Inventory merged = Merge(inventory_, std::move(*discovered), changed);
     if (merged == inventory_) return;
     inventory_ = std::move(merged);
@@ -104,10 +106,10 @@ void HealthMonitor::PollOnce() {
 }
 
 void HealthMonitor::Start(std::chrono::milliseconds interval) {
-  std::lock_guard<std::mutex> thread_lock(thread_mutex_);
+  base::MutexLock thread_lock(thread_mutex_);
   if (thread_.joinable()) return;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    base::MutexLock lock(mutex_);
     stop_requested_ = false;
   }
   thread_ = base::StartGuardedThread("card health",
@@ -115,21 +117,23 @@ void HealthMonitor::Start(std::chrono::milliseconds interval) {
 }
 
 void HealthMonitor::Stop() {
-  std::lock_guard<std::mutex> thread_lock(thread_mutex_);
+  base::MutexLock thread_lock(thread_mutex_);
   if (!thread_.joinable()) return;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    base::MutexLock lock(mutex_);
     stop_requested_ = true;
   }
-  wake_.notify_all();
+  wake_.NotifyAll();
   thread_.join();
 }
 
 void HealthMonitor::Run(std::chrono::milliseconds interval) {
   while (true) {
     {
-      std::unique_lock<std::mutex> lock(mutex_);
-      if (wake_.wait_for(lock, interval, [this] { return stop_requested_; })) {
+      base::MutexLock lock(mutex_);
+      if (wake_.WaitFor(lock, interval, [this]() REQUIRES(mutex_) {
+            return stop_requested_;
+          })) {
         return;
       }
     }

@@ -22,15 +22,15 @@
 #define GCUSHARE_EFML_HEALTH_MONITOR_H_
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "efml/card.h"
 #include "efml/card_source.h"
 
@@ -73,18 +73,18 @@ class HealthMonitor {
   CardSource& source_;
 
   // Serialises polls, hence CardSource calls and notifications.
-  std::mutex poll_mutex_;
-  std::string last_error_;  // Guarded by poll_mutex_.
+  base::Mutex poll_mutex_;
+  std::string last_error_ GUARDED_BY(poll_mutex_);
 
-  mutable std::mutex mutex_;  // Guards the members below.
-  Inventory inventory_;
-  std::map<SubscriptionId, Callback> subscribers_;
-  SubscriptionId next_id_ = 1;
-  bool stop_requested_ = false;
-  std::condition_variable wake_;
+  mutable base::Mutex mutex_;
+  Inventory inventory_ GUARDED_BY(mutex_);
+  std::map<SubscriptionId, Callback> subscribers_ GUARDED_BY(mutex_);
+  SubscriptionId next_id_ GUARDED_BY(mutex_) = 1;
+  bool stop_requested_ GUARDED_BY(mutex_) = false;
+  base::CondVar wake_;
 
-  std::mutex thread_mutex_;  // Guards thread_ (Start/Stop).
-  std::thread thread_;
+  base::Mutex thread_mutex_;  // Start/Stop.
+  std::thread thread_ GUARDED_BY(thread_mutex_);
 };
 
 }  // namespace gcushare::efml

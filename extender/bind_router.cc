@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "base/mutex.h"
 #include "contract/names.h"
 #include "extender/protocol.h"
 
@@ -46,7 +47,7 @@ HttpReply BindRouter::Error(const std::string& route,
 }
 
 Status BindRouter::CaughtUp(uint64_t term) {
-  std::lock_guard<std::mutex> lock(catch_up_mu_);
+  base::MutexLock lock(catch_up_mu_);
   if (caught_up_term_ == term) return OkStatus();
   if (catch_up_) GCUSHARE_RETURN_IF_ERROR(catch_up_());
   caught_up_term_ = term;
@@ -66,7 +67,7 @@ HttpReply BindRouter::Bind(std::string_view body,
   std::string last_error;
   while (true) {
     {
-      std::shared_lock lock(binding_mu_);
+      base::ReaderMutexLock lock(binding_mu_);
       const uint64_t term = stopped_ ? 0 : elector_->Term();
       if (term != 0) {
         if (Status s = CaughtUp(term); !s.ok()) {
@@ -150,7 +151,7 @@ std::optional<HttpReply> BindRouter::Forward(std::string_view body,
 }
 
 void BindRouter::StopBinding() {
-  std::unique_lock lock(binding_mu_);
+  base::WriterMutexLock lock(binding_mu_);
   stopped_ = true;
 }
 
@@ -166,7 +167,7 @@ nlohmann::ordered_json BindRouter::Role() {
   const uint64_t term = elector_->Term();
   bool stopped;
   {
-    std::shared_lock lock(binding_mu_);
+    base::ReaderMutexLock lock(binding_mu_);
     stopped = stopped_;
   }
   role["identity"] = elector_->options().identity;
@@ -176,7 +177,7 @@ nlohmann::ordered_json BindRouter::Role() {
   role["binder"] = term != 0 && !stopped;
   role["term"] = term;
   {
-    std::lock_guard<std::mutex> lock(catch_up_mu_);
+    base::MutexLock lock(catch_up_mu_);
     role["caughtUpTerm"] = caught_up_term_;
   }
   return role;

@@ -31,14 +31,14 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <shared_mutex>
 #include <string>
 #include <string_view>
 
 #include "base/clock.h"
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "extender/extender_service.h"
 #include "ha/leader_elector.h"
 #include "kube/http_client.h"
@@ -98,10 +98,10 @@ class BindRouter {
   base::Clock* const clock_;
   const std::function<Status()> catch_up_;
   const BindRouterOptions options_;
-  std::shared_mutex binding_mu_;  // Shared per local bind; StopBinding.
-  bool stopped_ = false;          // Guarded by binding_mu_.
-  std::mutex catch_up_mu_;
-  uint64_t caught_up_term_ = 0;  // Guarded by catch_up_mu_.
+  base::SharedMutex binding_mu_;  // Shared per local bind; StopBinding.
+  bool stopped_ GUARDED_BY(binding_mu_) = false;
+  base::Mutex catch_up_mu_;
+  uint64_t caught_up_term_ GUARDED_BY(catch_up_mu_) = 0;
   metrics::Family<metrics::Counter>& routed_;
   metrics::Family<metrics::Histogram>& forward_seconds_;
 };

@@ -1,8 +1,8 @@
 #include "extender/card_cache.h"
 
 #include <algorithm>
-#include <mutex>
 
+#include "base/mutex.h"
 #include "kube/json_fields.h"
 
 namespace gcushare::extender {
@@ -31,7 +31,7 @@ void CardCache::UpsertNode(const nlohmann::json& node) {
 }
 
 void CardCache::UpsertNode(NodeView view, uint32_t host_index) {
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(mu_);
   if (view.name.empty()) return;
   if (view.problem == NotSharingNodeReason()) {
     index_.Erase(view.name);
@@ -48,7 +48,7 @@ void CardCache::UpsertNode(NodeView view, uint32_t host_index) {
 }
 
 void CardCache::RemoveNode(std::string_view name) {
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(mu_);
   auto it = nodes_.find(name);
   if (it != nodes_.end()) {
     index_.Erase(it->first);
@@ -67,7 +67,7 @@ Status CardCache::UpsertPod(const nlohmann::json& pod,
   auto usage = PodUsageFromPod(pod, request);
   // A view into `pod` (no copy per pod event).
   const std::string_view uid = UidView(pod);
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(mu_);
   if (!usage.ok()) {
     ErasePodLocked(std::string(uid));
     return usage.status();
@@ -94,12 +94,12 @@ Status CardCache::UpsertPod(const nlohmann::json& pod,
 
 void CardCache::RemovePod(const nlohmann::json& pod) {
   std::string uid(UidView(pod));
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(mu_);
   ErasePodLocked(std::move(uid));
 }
 
 uint64_t CardCache::Assume(PodUsage usage) {
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(mu_);
   return AssumeLocked(std::move(usage));
 }
 
@@ -112,7 +112,7 @@ uint64_t CardCache::AssumeLocked(PodUsage usage) {
 }
 
 void CardCache::Forget(std::string_view uid, uint64_t ticket) {
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(mu_);
   auto it = pods_.find(uid);
   if (it != pods_.end() && it->second.assumed && it->second.ticket == ticket) {
     ErasePodLocked(it->first);
@@ -122,7 +122,7 @@ void CardCache::Forget(std::string_view uid, uint64_t ticket) {
 void CardCache::Visit(const std::vector<std::string>& names,
                       const std::function<void(const std::string&,
                                                const CachedNode*)>& fn) const {
-  std::shared_lock lock(mu_);
+  base::ReaderMutexLock lock(mu_);
   for (const std::string& name : names) {
     fn(name, index_.Find(name));
   }
@@ -141,7 +141,7 @@ void CardCache::WithNodes(
   for (size_t i = 0; i < names.size(); ++i) {
     hashes[i] = NameIndex<const CachedNode>::Hash(names[i]);
   }
-  std::shared_lock lock(mu_);
+  base::ReaderMutexLock lock(mu_);
   for (size_t i = 0; i < names.size() && i < kAhead; ++i) {
     index_.Prefetch(hashes[i]);
   }
@@ -160,7 +160,7 @@ void CardCache::WithNodes(
 void CardCache::VisitAll(
     const std::function<void(const std::string&, const CachedNode&)>& fn)
     const {
-  std::shared_lock lock(mu_);
+  base::ReaderMutexLock lock(mu_);
   std::vector<const std::pair<const std::string, CachedNode>*> sorted;
   sorted.reserve(nodes_.size());
   for (const auto& entry : nodes_) sorted.push_back(&entry);
@@ -170,33 +170,37 @@ void CardCache::VisitAll(
 }
 
 void CardCache::WithExclusive(const std::function<void(Locked&)>& fn) {
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(mu_);
   Locked locked(this);
   fn(locked);
 }
 
+// A Locked exists only inside WithExclusive(), which holds mu_ exclusively.
 const CachedNode* CardCache::Locked::Node(std::string_view name) const {
+  cache_->mu_.AssertHeld();
   return cache_->index_.Find(name);
 }
 
 const PodUsage* CardCache::Locked::Pod(std::string_view uid) const {
+  cache_->mu_.AssertHeld();
   auto it = cache_->pods_.find(uid);
   return it == cache_->pods_.end() ? nullptr : &it->second;
 }
 
 uint64_t CardCache::Locked::Assume(PodUsage usage) {
+  cache_->mu_.AssertHeld();
   return cache_->AssumeLocked(std::move(usage));
 }
 
 std::optional<PodUsage> CardCache::Pod(std::string_view uid) const {
-  std::shared_lock lock(mu_);
+  base::ReaderMutexLock lock(mu_);
   auto it = pods_.find(uid);
   if (it == pods_.end()) return std::nullopt;
   return it->second;
 }
 
 std::vector<PodUsage> CardCache::PodsOn(std::string_view node) const {
-  std::shared_lock lock(mu_);
+  base::ReaderMutexLock lock(mu_);
   std::vector<PodUsage> out;
   auto it = pods_by_node_.find(node);
   if (it == pods_by_node_.end()) return out;
@@ -208,12 +212,12 @@ std::vector<PodUsage> CardCache::PodsOn(std::string_view node) const {
 }
 
 size_t CardCache::node_count() const {
-  std::shared_lock lock(mu_);
+  base::ReaderMutexLock lock(mu_);
   return nodes_.size();
 }
 
 size_t CardCache::pod_count() const {
-  std::shared_lock lock(mu_);
+  base::ReaderMutexLock lock(mu_);
   return pods_.size();
 }
 

@@ -23,12 +23,13 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "extender/name_index.h"
 #include "extender/pod_usage.h"
 #include "placement/cached_node.h"
@@ -115,18 +116,17 @@ class CardCache {
   };
 
  private:
-  // All Locked: callers hold mu_ exclusively.
   // True when `usage`, from the watch, is the pod's first watched record
   // (none before, or an assumed one).
-  bool PutPodLocked(PodUsage usage);
-  uint64_t AssumeLocked(PodUsage usage);
-  void ErasePodLocked(
-      std::string uid);  // By value: callers pass keys it erases.
-  void RecountLocked(const std::string& node);
+  bool PutPodLocked(PodUsage usage) REQUIRES(mu_);
+  uint64_t AssumeLocked(PodUsage usage) REQUIRES(mu_);
+  // By value: callers pass keys it erases.
+  void ErasePodLocked(std::string uid) REQUIRES(mu_);
+  void RecountLocked(const std::string& node) REQUIRES(mu_);
   // After `node`'s cards changed: a new version and summary.
-  void TouchLocked(placement::CachedNode& node);
+  void TouchLocked(placement::CachedNode& node) REQUIRES(mu_);
 
-  mutable std::shared_mutex mu_;
+  mutable base::SharedMutex mu_;
   // Hashed: Visit() looks up hundreds of names per filter call; VisitAll()
   // sorts by name for stable output.
   struct NameHash {
@@ -137,22 +137,23 @@ class CardCache {
   };
   std::unordered_map<std::string, placement::CachedNode, NameHash,
                      std::equal_to<>>
-      nodes_;
+      nodes_ GUARDED_BY(mu_);
   // nodes_ by name, flat (extender/name_index.h): what Visit() and
   // Locked::Node() look names up in. Kept in step with nodes_ under mu_.
-  NameIndex<const placement::CachedNode> index_;
+  NameIndex<const placement::CachedNode> index_ GUARDED_BY(mu_);
   // By uid; hashed (a relist looks up every GCU pod; nothing reads them in
   // order). Elements never move: PodUsage pointers stay valid.
-  std::unordered_map<std::string, PodUsage, NameHash, std::equal_to<>> pods_;
-  uint64_t last_ticket_ = 0;   // Guarded by mu_.
-  uint64_t last_version_ = 0;  // Guarded by mu_.
+  std::unordered_map<std::string, PodUsage, NameHash, std::equal_to<>> pods_
+      GUARDED_BY(mu_);
+  uint64_t last_ticket_ GUARDED_BY(mu_) = 0;
+  uint64_t last_version_ GUARDED_BY(mu_) = 0;
   // Node name -> uids of pods holding memory there (also for nodes not
   // cached yet: the pod informer may run ahead of the node informer).
   // Hashed: a relist looks up the node of every GCU pod; nothing reads the
   // nodes in order.
   std::unordered_map<std::string, std::set<std::string>, NameHash,
                      std::equal_to<>>
-      pods_by_node_;
+      pods_by_node_ GUARDED_BY(mu_);
 };
 
 }  // namespace gcushare::extender

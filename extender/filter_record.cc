@@ -1,5 +1,7 @@
 #include "extender/filter_record.h"
 
+#include "base/mutex.h"
+
 namespace gcushare::extender {
 
 FilterRecord::FilterRecord(base::Clock* clock, size_t capacity,
@@ -10,7 +12,7 @@ void FilterRecord::Record(const std::string& uid,
                           const std::vector<std::string>& nodes) {
   if (uid.empty()) return;
   const auto now = clock_->SteadyNow();
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   auto [it, inserted] = by_uid_.try_emplace(uid);
   if (!inserted) {
     auto range = by_time_.equal_range(it->second.at);
@@ -29,14 +31,14 @@ void FilterRecord::Record(const std::string& uid,
 
 bool FilterRecord::Passed(std::string_view uid, std::string_view node) const {
   const auto now = clock_->SteadyNow();
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   auto it = by_uid_.find(uid);
   if (it == by_uid_.end() || now - it->second.at > ttl_) return false;
   return it->second.nodes.count(node) > 0;
 }
 
 size_t FilterRecord::size() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return by_uid_.size();
 }
 

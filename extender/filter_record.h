@@ -21,13 +21,14 @@
 
 #include <chrono>
 #include <map>
-#include <mutex>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "base/clock.h"
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 
 namespace gcushare::extender {
 
@@ -50,16 +51,17 @@ class FilterRecord {
     std::chrono::steady_clock::time_point at;
     std::set<std::string, std::less<>> nodes;
   };
-  // Drops expired entries and, past capacity, the oldest. Holds mu_.
-  void TrimLocked(std::chrono::steady_clock::time_point now);
+  // Drops expired entries and, past capacity, the oldest.
+  void TrimLocked(std::chrono::steady_clock::time_point now) REQUIRES(mu_);
 
   base::Clock* const clock_;
   const size_t capacity_;
   const std::chrono::seconds ttl_;
-  mutable std::mutex mu_;
-  std::map<std::string, Entry, std::less<>> by_uid_;
+  mutable base::Mutex mu_;
+  std::map<std::string, Entry, std::less<>> by_uid_ GUARDED_BY(mu_);
   // (time, uid) in filter order, for trimming.
-  std::multimap<std::chrono::steady_clock::time_point, std::string> by_time_;
+  std::multimap<std::chrono::steady_clock::time_point, std::string> by_time_
+      GUARDED_BY(mu_);
 };
 
 }  // namespace gcushare::extender

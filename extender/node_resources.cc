@@ -4,6 +4,8 @@
 #include <initializer_list>
 #include <string_view>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "contract/quantity.h"
 #include "kube/json_fields.h"
 
@@ -180,7 +182,7 @@ Status NodeResources::UpsertNode(const nlohmann::json& node) {
   if (!allocatable.ok()) {
     return allocatable.status().WithContext("node " + name + " allocatable");
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   Node& entry = nodes_[IndexLocked(name)];
   entry.known = true;
   entry.allocatable = *allocatable;
@@ -188,7 +190,7 @@ Status NodeResources::UpsertNode(const nlohmann::json& node) {
 }
 
 void NodeResources::RemoveNode(std::string_view name) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   if (Node* node = index_.Find(name)) node->known = false;
 }
 
@@ -220,17 +222,17 @@ Status NodeResources::UpsertUnstoredPod(const nlohmann::json& pod,
 }
 
 void NodeResources::ReservePods(size_t pods) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   pods_.reserve(pods);
 }
 
 void NodeResources::BeginSweep() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   ++sweep_;
 }
 
 void NodeResources::EndSweep() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   std::vector<Uid> gone;
   for (const auto& [uid, pod] : pods_) {
     if (pod.seen != 0 && pod.seen != sweep_) gone.push_back(uid);
@@ -247,7 +249,7 @@ Status NodeResources::Upsert(const nlohmann::json& pod,
   // Views into `pod`, which outlives the call: no copies per pod.
   const std::string_view node = StringViewAt(pod, {"spec", "nodeName"});
   const std::string_view phase = StringViewAt(pod, {"status", "phase"});
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   // One lookup; an entry seen again is updated in place (a relist meets
   // every pod it holds: no erase and re-insert, no free and malloc).
   auto it = pods_.find(*uid);
@@ -275,7 +277,7 @@ Status NodeResources::Upsert(const nlohmann::json& pod,
 void NodeResources::RemovePod(std::string_view uid) {
   auto parsed = ParseUid(uid);
   if (!parsed.ok()) return;
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   RemoveLocked(*parsed);
 }
 
@@ -291,7 +293,7 @@ std::optional<HostRequest> NodeResources::FreeLocked(
 }
 
 std::optional<HostRequest> NodeResources::Free(std::string_view name) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return FreeLocked(name);
 }
 
@@ -303,7 +305,7 @@ std::vector<std::optional<HostRequest>> NodeResources::FreeOf(
   for (size_t i = 0; i < nodes.size(); ++i) {
     hashes[i] = NameIndex<Node>::Hash(nodes[i]);
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   // Memory-bound: first every name's slot (those of the next few names
   // load while one is read), requesting each node's figures; then the
   // figures, loaded by then (a node read right after its slot was a
@@ -327,10 +329,10 @@ std::vector<std::optional<HostRequest>> NodeResources::FreeOf(
     const std::vector<std::string_view>& nodes,
     const std::vector<uint32_t>& indices) const {
   std::vector<std::optional<HostRequest>> out(nodes.size());
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   // Each node's figures requested a few candidates ahead of reading them.
   constexpr size_t kAhead = 8;
-  const auto at = [&](size_t i) -> const Node* {
+  const auto at = [&](size_t i) REQUIRES(mu_) -> const Node* {
     return indices[i] < nodes_.size() ? &nodes_[indices[i]] : nullptr;
   };
   for (size_t i = 0; i < nodes.size() && i < kAhead; ++i) {
@@ -349,12 +351,12 @@ std::vector<std::optional<HostRequest>> NodeResources::FreeOf(
 }
 
 uint32_t NodeResources::IndexOf(std::string_view name) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return IndexLocked(name);
 }
 
 size_t NodeResources::pod_count() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return pods_.size();
 }
 

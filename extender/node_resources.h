@@ -22,7 +22,6 @@
 #include <array>
 #include <cstdint>
 #include <deque>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -30,6 +29,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "extender/name_index.h"
 #include "placement/request_mix.h"
 #include "status/status.h"
@@ -111,22 +112,23 @@ class NodeResources {
     int64_t memory = 0;
   };
   static StatusOr<Uid> ParseUid(std::string_view uid);
-  uint32_t IndexLocked(std::string_view name);
+  uint32_t IndexLocked(std::string_view name) REQUIRES(mu_);
   // Allocatable less requested of `node`; nullopt if null or not known.
   static std::optional<placement::HostRequest> FreeOfNode(const Node* node);
-  // Free() of a node by name; mu_ held.
-  std::optional<placement::HostRequest> FreeLocked(std::string_view name) const;
+  // Free() of a node by name.
+  std::optional<placement::HostRequest> FreeLocked(std::string_view name) const
+      REQUIRES(mu_);
   Status Upsert(const nlohmann::json& pod,
                 const StatusOr<placement::HostRequest>& request, bool unstored);
-  void RemoveLocked(const Uid& uid);
+  void RemoveLocked(const Uid& uid) REQUIRES(mu_);
 
-  mutable std::mutex mu_;
+  mutable base::Mutex mu_;
   // Never erased; a deque, so that index_ may borrow names and entries.
-  std::deque<Node> nodes_;  // Guarded by mu_.
+  std::deque<Node> nodes_ GUARDED_BY(mu_);
   // nodes_ by name, flat (FreeOf() looks up a filter's 500 candidates).
-  NameIndex<Node> index_;                       // Guarded by mu_.
-  std::unordered_map<Uid, Pod, UidHash> pods_;  // Guarded by mu_.
-  uint32_t sweep_ = 1;                          // Guarded by mu_.
+  NameIndex<Node> index_ GUARDED_BY(mu_);
+  std::unordered_map<Uid, Pod, UidHash> pods_ GUARDED_BY(mu_);
+  uint32_t sweep_ GUARDED_BY(mu_) = 1;
 };
 
 }  // namespace gcushare::extender

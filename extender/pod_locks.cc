@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "base/mutex.h"
+
 namespace gcushare::extender {
 
 PodLocks::Guard::Guard(PodLocks* owner, std::string key)
@@ -18,7 +20,7 @@ PodLocks::Guard::~Guard() {
 PodLocks::Guard PodLocks::Lock(const std::string& key) {
   Entry* entry;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     std::unique_ptr<Entry>& slot = entries_[key];
     if (!slot) slot = std::make_unique<Entry>();
     ++slot->users;
@@ -29,13 +31,13 @@ PodLocks::Guard PodLocks::Lock(const std::string& key) {
 }
 
 size_t PodLocks::Users(const std::string& key) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   auto it = entries_.find(key);
   return it == entries_.end() ? 0 : it->second->users;
 }
 
 void PodLocks::Release(const std::string& key) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   auto it = entries_.find(key);
   if (it == entries_.end()) return;
   it->second->mu.unlock();

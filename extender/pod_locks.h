@@ -16,6 +16,9 @@
 #include <mutex>
 #include <string>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
+
 namespace gcushare::extender {
 
 class PodLocks {
@@ -42,13 +45,16 @@ class PodLocks {
 
  private:
   struct Entry {
+    // Held by the Guard for the key, from Lock() to Release(): a lock
+    // handed out, not one guarding state, so a plain std::mutex.
     std::mutex mu;
-    size_t users = 0;  // Holders and waiters; guarded by PodLocks::mu_.
+    size_t users = 0;  // Holders and waiters. Guarded by PodLocks::mu_.
   };
   void Release(const std::string& key);
 
-  mutable std::mutex mu_;
-  std::map<std::string, std::unique_ptr<Entry>, std::less<>> entries_;
+  mutable base::Mutex mu_;
+  std::map<std::string, std::unique_ptr<Entry>, std::less<>> entries_
+      GUARDED_BY(mu_);
 };
 
 }  // namespace gcushare::extender

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "base/mutex.h"
+
 namespace gcushare::extender {
 
 using placement::CachedNode;
@@ -84,7 +86,7 @@ std::vector<const NodeVerdict*> VerdictMemo::Table::GetAll(
     out[i] = RuledOut(nodes[i]);
   }
   {
-    std::shared_lock lock(mu_);
+    base::ReaderMutexLock lock(mu_);
     if (!slots_.empty()) {
       for (size_t i = 0; i < nodes.size(); ++i) {
         if (out[i] != nullptr) continue;
@@ -110,7 +112,7 @@ std::vector<const NodeVerdict*> VerdictMemo::Table::GetAll(
     // Filter and prioritize read no cards (bind judges afresh): not kept.
     std::vector<uint32_t>().swap(judged.back().placement.cards);
   }
-  std::unique_lock lock(mu_);
+  base::WriterMutexLock lock(mu_);
   ReserveLocked(stored_ + missing.size());
   for (size_t k = 0; k < missing.size(); ++k) {
     const size_t i = missing[k];
@@ -134,7 +136,7 @@ const NodeVerdict* VerdictMemo::Table::Get(const CachedNode* node) {
 std::shared_ptr<VerdictMemo::Table> VerdictMemo::For(
     const contract::PodRequest& request, Policy policy,
     std::shared_ptr<const RequestMix> mix, size_t nodes) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   // Twice the nodes there are: a table is replaced once half of what it
   // holds is stale, not while it is still filling up (each replacement
   // judges every node afresh).
@@ -148,7 +150,7 @@ std::shared_ptr<VerdictMemo::Table> VerdictMemo::For(
       tables_.erase(it);
       size_t size = 0;
       {
-        std::shared_lock table_lock(found->mu_);
+        base::ReaderMutexLock table_lock(found->mu_);
         size = found->stored_;
       }
       if (size < std::max(found->limit, limit)) {

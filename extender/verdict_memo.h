@@ -33,12 +33,12 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <shared_mutex>
 #include <utility>
 #include <vector>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "contract/pod_request.h"
 #include "placement/card_allocator.h"
 #include "placement/node_verdict.h"
@@ -72,11 +72,12 @@ class VerdictMemo {
     // (CachedNode::version; 0 for a node not cached).
     using Key = uint64_t;
     static Key KeyOf(const placement::CachedNode* node);
-    // Where `key` is (or would go) in slots_; mu_ held.
-    size_t SlotLocked(Key key) const;
-    void InsertLocked(Key key, const placement::NodeVerdict* verdict);
+    // Where `key` is (or would go) in slots_.
+    size_t SlotLocked(Key key) const REQUIRES_SHARED(mu_);
+    void InsertLocked(Key key, const placement::NodeVerdict* verdict)
+        REQUIRES(mu_);
     // Sizes slots_ once for `count` verdicts (at most half full).
-    void ReserveLocked(size_t count);
+    void ReserveLocked(size_t count) REQUIRES(mu_);
     // JudgeCards()'s verdict for `node` when its NodeSummary alone rules the
     // request out (a shared request no card's free memory holds, or more
     // whole cards than are free), never stored in slots_; else null.
@@ -94,14 +95,15 @@ class VerdictMemo {
     // Verdicts before For() replaces it; guarded by VerdictMemo::mu_.
     size_t limit = 0;
 
-    mutable std::shared_mutex mu_;
+    mutable base::SharedMutex mu_;
     // The verdicts judged by each GetAll(), one block per call (one
-    // allocation; a block's buffer never moves); guarded by mu_.
-    std::vector<std::vector<placement::NodeVerdict>> blocks_;
-    size_t stored_ = 0;  // Verdicts in slots_; guarded by mu_.
-    // Open addressing by CachedNode::version (power-of-two size, at most
-    // half full; a null verdict marks a free slot); guarded by mu_.
-    std::vector<std::pair<Key, const placement::NodeVerdict*>> slots_;
+    // allocation; a block's buffer never moves).
+    std::vector<std::vector<placement::NodeVerdict>> blocks_ GUARDED_BY(mu_);
+    size_t stored_ GUARDED_BY(mu_) = 0;  // Verdicts in slots_.
+    // Open addressing by placement::CachedNode::version (power-of-two size, at
+    // most half full; a null verdict marks a free slot).
+    std::vector<std::pair<Key, const placement::NodeVerdict*>> slots_
+        GUARDED_BY(mu_);
   };
 
   // The table for `request`'s shape under `policy` and `mix` (may be
@@ -114,9 +116,9 @@ class VerdictMemo {
 
  private:
   static constexpr size_t kShapes = 24;
-  std::mutex mu_;
-  // Most recently used last; guarded by mu_.
-  std::vector<std::shared_ptr<Table>> tables_;
+  base::Mutex mu_;
+  // Most recently used last.
+  std::vector<std::shared_ptr<Table>> tables_ GUARDED_BY(mu_);
 };
 
 }  // namespace gcushare::extender

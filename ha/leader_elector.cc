@@ -4,6 +4,8 @@
 
 #include <utility>
 
+#include "base/mutex.h"
+
 namespace gcushare::ha {
 namespace {
 
@@ -53,7 +55,7 @@ void LeaderElector::SetCallbacks(std::function<void(uint64_t term)> started,
 }
 
 void LeaderElector::SetLeaderUrl(std::string url) {
-  std::lock_guard<std::mutex> step(step_mu_);
+  base::MutexLock step(step_mu_);
   options_.leader_url = std::move(url);
 }
 
@@ -81,17 +83,17 @@ bool LeaderElector::DropLocked() {
 
 void LeaderElector::StepSoon(std::chrono::milliseconds min_interval) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (clock_->SteadyNow() < last_step_ + min_interval) return;
   }
   Step();
 }
 
 bool LeaderElector::Step() {
-  std::lock_guard<std::mutex> step(step_mu_);
+  base::MutexLock step(step_mu_);
   const Steady started = clock_->SteadyNow();
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     last_step_ = started;
   }
   auto got = client_->Get(LeaseResource(), options_.lease_namespace,
@@ -100,7 +102,7 @@ bool LeaderElector::Step() {
   bool stopped = false;
   bool may_write = true;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     const Steady now = clock_->SteadyNow();
     if (!got.ok() && got.status().http_code() != 404) {
       spdlog::warn("leader election: cannot read Lease {}/{}: {}",
@@ -141,7 +143,7 @@ bool LeaderElector::TryWrite(const std::optional<LeaseRecord>& current,
   const std::string now_text = FormatMicroTime(clock_->Now());
   bool renewing = false;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     renewing =
         held_ && current.has_value() && current->holder == options_.identity;
   }
@@ -175,7 +177,7 @@ bool LeaderElector::TryWrite(const std::optional<LeaseRecord>& current,
   bool started_cb = false, stopped_cb = false;
   uint64_t term = 0;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     const Steady now = clock_->SteadyNow();
     if (written.ok() && !resigned_) {
       auto parsed = ParseLease(*written);
@@ -220,11 +222,11 @@ void LeaderElector::Run(base::Cancellation* cancel) {
 }
 
 Status LeaderElector::Resign() {
-  std::lock_guard<std::mutex> step(step_mu_);
+  base::MutexLock step(step_mu_);
   bool was_held = false;
   std::optional<LeaseRecord> last;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (resigned_) return OkStatus();
     resigned_ = true;
     was_held = DropLocked();
@@ -250,24 +252,24 @@ Status LeaderElector::Resign() {
 }
 
 bool LeaderElector::IsLeader() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return IsLeaderLocked(clock_->SteadyNow());
 }
 
 uint64_t LeaderElector::Term() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return IsLeaderLocked(clock_->SteadyNow()) ? term_ : 0;
 }
 
 nanoseconds LeaderElector::LeadershipLeft() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   const Steady now = clock_->SteadyNow();
   if (!IsLeaderLocked(now)) return nanoseconds(0);
   return renewed_at_ + options_.renew_deadline - now;
 }
 
 ObservedLeader LeaderElector::Leader() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   const Steady now = clock_->SteadyNow();
   ObservedLeader leader;
   if (!observed_.has_value() || observed_->holder.empty()) return leader;
@@ -283,12 +285,12 @@ ObservedLeader LeaderElector::Leader() {
 }
 
 uint64_t LeaderElector::terms_started() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return terms_started_;
 }
 
 uint64_t LeaderElector::holder_changes() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return holder_changes_;
 }
 

@@ -32,12 +32,13 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <optional>
 #include <string>
 
 #include "base/cancellation.h"
 #include "base/clock.h"
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "ha/lease_record.h"
 #include "kube/kube_client.h"
 #include "status/status.h"
@@ -115,13 +116,12 @@ class LeaderElector {
 
  private:
   using Steady = std::chrono::steady_clock::time_point;
-  // Caller holds mu_.
-  bool IsLeaderLocked(Steady now) const;
+  bool IsLeaderLocked(Steady now) const REQUIRES(mu_);
   // Records `record` as observed at `now` (restarting the expiry wait when
   // it changed).
-  void ObserveLocked(const LeaseRecord& record, Steady now);
+  void ObserveLocked(const LeaseRecord& record, Steady now) REQUIRES(mu_);
   // Ends leadership if held; returns whether the stopped callback is due.
-  bool DropLocked();
+  bool DropLocked() REQUIRES(mu_);
   // The write that takes or renews, given the record read (nullopt: none).
   bool TryWrite(const std::optional<LeaseRecord>& current, Steady started);
 
@@ -131,17 +131,18 @@ class LeaderElector {
   std::function<void(uint64_t)> started_;
   std::function<void()> stopped_;
 
-  std::mutex step_mu_;  // Held through Step() and Resign().
-  std::mutex mu_;
-  bool resigned_ = false;
-  bool held_ = false;
-  Steady renewed_at_{};  // Start of the last successful take or renewal.
-  uint64_t term_ = 0;
-  uint64_t terms_started_ = 0;
-  uint64_t holder_changes_ = 0;
-  std::optional<LeaseRecord> observed_;
-  Steady last_step_{};  // Start of the last Step().
-  Steady observed_at_{};
+  base::Mutex step_mu_;  // Held through Step() and Resign().
+  base::Mutex mu_;
+  bool resigned_ GUARDED_BY(mu_) = false;
+  bool held_ GUARDED_BY(mu_) = false;
+  // Start of the last successful take or renewal.
+  Steady renewed_at_ GUARDED_BY(mu_){};
+  uint64_t term_ GUARDED_BY(mu_) = 0;
+  uint64_t terms_started_ GUARDED_BY(mu_) = 0;
+  uint64_t holder_changes_ GUARDED_BY(mu_) = 0;
+  std::optional<LeaseRecord> observed_ GUARDED_BY(mu_);
+  Steady last_step_ GUARDED_BY(mu_){};  // Start of the last Step().
+  Steady observed_at_ GUARDED_BY(mu_){};
 };
 
 }  // namespace gcushare::ha

@@ -14,6 +14,8 @@
 #include <exception>
 
 #include "base/guarded_thread.h"
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 
 namespace gcushare::http {
 namespace {
@@ -123,10 +125,10 @@ Status FramedHttpServer::Start() {
 void FramedHttpServer::Stop() {
   if (!io_thread_.joinable()) return;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     stopping_ = true;
   }
-  work_ready_.notify_all();
+  work_ready_.NotifyAll();
   (void)!::write(wake_write_, "x", 1);
   io_thread_.join();
   for (auto& w : workers_) w.join();
@@ -135,8 +137,11 @@ void FramedHttpServer::Stop() {
   connections_.clear();
   open_ = 0;
   buffered_ = 0;
-  jobs_.clear();
-  done_.clear();
+  {
+    base::MutexLock lock(mu_);  // The workers are gone; for the analysis.
+    jobs_.clear();
+    done_.clear();
+  }
   for (int* fd : {&listen_fd_, &wake_read_, &wake_write_}) {
     ::close(*fd);
     *fd = -1;
@@ -147,8 +152,9 @@ void FramedHttpServer::WorkerLoop() {
   for (;;) {
     std::pair<uint64_t, HttpRequest> job;
     {
-      std::unique_lock<std::mutex> lock(mu_);
-      work_ready_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+      base::MutexLock lock(mu_);
+      work_ready_.Wait(
+          lock, [this]() REQUIRES(mu_) { return stopping_ || !jobs_.empty(); });
       if (stopping_) return;
       job = std::move(jobs_.front());
       jobs_.pop_front();
@@ -166,7 +172,7 @@ void FramedHttpServer::WorkerLoop() {
         Serialize(response.status, response.content_type, response.body, close),
         close};
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      base::MutexLock lock(mu_);
       done_.push_back(std::move(done));
     }
     (void)!::write(wake_write_, "x", 1);
@@ -393,10 +399,10 @@ void FramedHttpServer::Advance(Connection& c) {
     buffered_ += charge - c.charge;
     c.charge = charge;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      base::MutexLock lock(mu_);
       jobs_.emplace_back(c.id, std::move(request));
     }
-    work_ready_.notify_one();
+    work_ready_.NotifyOne();
   }
 }
 
@@ -454,7 +460,7 @@ bool FramedHttpServer::WriteTo(Connection& c) {
 void FramedHttpServer::TakeDone() {
   std::vector<Done> done;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     done.swap(done_);
   }
   for (Done& d : done) {

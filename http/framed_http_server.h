@@ -28,16 +28,16 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "http/http_framing.h"
 #include "status/status.h"
 
@@ -120,10 +120,10 @@ class FramedHttpServer {
   size_t buffered_ = 0;         // Sum of Charged() over connections_.
   bool accept_paused_ = false;  // Out of descriptors until one closes.
 
-  std::mutex mu_;
-  std::condition_variable work_ready_;
-  std::deque<std::pair<uint64_t, HttpRequest>> jobs_;  // Guarded by mu_.
-  std::vector<Done> done_;                             // Guarded by mu_.
+  base::Mutex mu_;
+  base::CondVar work_ready_;
+  std::deque<std::pair<uint64_t, HttpRequest>> jobs_ GUARDED_BY(mu_);
+  std::vector<Done> done_ GUARDED_BY(mu_);
 };
 
 }  // namespace gcushare::http

@@ -6,6 +6,8 @@
 #include <utility>
 
 #include "base/guarded_thread.h"
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 
 namespace gcushare::kube {
 
@@ -22,21 +24,21 @@ void BackgroundQueue::Start() {
 
 void BackgroundQueue::Stop() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     stop_ = true;
     if (wake_ != nullptr) wake_->Cancel();
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
   if (thread_.joinable()) thread_.join();
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   queue_.clear();
   active_.clear();
-  idle_cv_.notify_all();
+  idle_cv_.NotifyAll();
 }
 
 bool BackgroundQueue::Add(const std::string& key, Work work) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (stop_ || active_.count(key) > 0 || finished_.count(key) > 0) {
       return false;
     }
@@ -52,23 +54,24 @@ bool BackgroundQueue::Add(const std::string& key, Work work) {
     queue_.push_back({key, std::move(work)});
     if (wake_ != nullptr) wake_->Cancel();  // New work before retries.
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
   return true;
 }
 
 size_t BackgroundQueue::pending() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return active_.size();
 }
 
 uint64_t BackgroundQueue::dropped() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return dropped_;
 }
 
 bool BackgroundQueue::WaitIdle(std::chrono::milliseconds timeout) {
-  std::unique_lock<std::mutex> lock(mu_);
-  return idle_cv_.wait_for(lock, timeout, [this] { return active_.empty(); });
+  base::MutexLock lock(mu_);
+  return idle_cv_.WaitFor(lock, timeout,
+                          [this]() REQUIRES(mu_) { return active_.empty(); });
 }
 
 void BackgroundQueue::Finish(const std::string& key) {
@@ -80,7 +83,7 @@ void BackgroundQueue::Finish(const std::string& key) {
       finished_order_.pop_front();
     }
   }
-  if (active_.empty()) idle_cv_.notify_all();
+  if (active_.empty()) idle_cv_.NotifyAll();
 }
 
 std::vector<BackgroundQueue::Item> BackgroundQueue::RunRound(
@@ -92,7 +95,7 @@ std::vector<BackgroundQueue::Item> BackgroundQueue::RunRound(
       again.push_back(std::move(item));
       continue;
     }
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     Finish(item.key);
   }
   return again;
@@ -105,9 +108,10 @@ void BackgroundQueue::Run() {
   for (;;) {
     std::vector<Item> round;
     {
-      std::unique_lock<std::mutex> lock(mu_);
+      base::MutexLock lock(mu_);
       if (retry.empty()) {
-        cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+        cv_.Wait(lock,
+                 [this]() REQUIRES(mu_) { return stop_ || !queue_.empty(); });
       }
       if (stop_) return;
       for (Item& item : queue_) round.push_back(std::move(item));
@@ -124,14 +128,14 @@ void BackgroundQueue::Run() {
       } else if (round.empty()) {
         std::shared_ptr<base::Cancellation> wake;
         {
-          std::lock_guard<std::mutex> lock(mu_);
+          base::MutexLock lock(mu_);
           if (stop_) return;
           if (!queue_.empty()) continue;
           wake_ = std::make_shared<base::Cancellation>();
           wake = wake_;
         }
         clock_->SleepFor(*retry_at - now, wake.get());
-        std::lock_guard<std::mutex> lock(mu_);
+        base::MutexLock lock(mu_);
         wake_.reset();
         continue;
       }

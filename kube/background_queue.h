@@ -22,12 +22,10 @@
 #define GCUSHARE_KUBE_BACKGROUND_QUEUE_H_
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <string>
 #include <thread>
@@ -36,6 +34,8 @@
 #include "base/backoff.h"
 #include "base/cancellation.h"
 #include "base/clock.h"
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 
 namespace gcushare::kube {
 
@@ -78,24 +78,24 @@ class BackgroundQueue {
   void Run();
   // Runs `items` on the worker thread; returns those to retry.
   std::vector<Item> RunRound(std::vector<Item> items);
-  void Finish(const std::string& key);  // Requires mu_.
+  void Finish(const std::string& key) REQUIRES(mu_);
 
   base::Clock* const clock_;
   const BackgroundQueueOptions options_;
-  mutable std::mutex mu_;
-  std::condition_variable cv_;              // New work, or Stop().
-  std::condition_variable idle_cv_;         // pending() reached 0.
-  std::deque<Item> queue_;                  // Guarded by mu_.
-  size_t retrying_ = 0;                     // Guarded by mu_.
-  size_t running_ = 0;                      // Guarded by mu_.
-  std::set<std::string> active_;            // Keys pending. Guarded by mu_.
-  std::set<std::string> finished_;          // Guarded by mu_.
-  std::deque<std::string> finished_order_;  // Guarded by mu_.
-  uint64_t dropped_ = 0;                    // Guarded by mu_.
-  bool stop_ = false;                       // Guarded by mu_.
+  mutable base::Mutex mu_;
+  base::CondVar cv_;       // New work, or Stop().
+  base::CondVar idle_cv_;  // pending() reached 0.
+  std::deque<Item> queue_ GUARDED_BY(mu_);
+  size_t retrying_ GUARDED_BY(mu_) = 0;
+  size_t running_ GUARDED_BY(mu_) = 0;
+  std::set<std::string> active_ GUARDED_BY(mu_);  // Keys pending.
+  std::set<std::string> finished_ GUARDED_BY(mu_);
+  std::deque<std::string> finished_order_ GUARDED_BY(mu_);
+  uint64_t dropped_ GUARDED_BY(mu_) = 0;
+  bool stop_ GUARDED_BY(mu_) = false;
   // Cuts the current retry delay short (new work or Stop()); replaced per
-  // delay. Guarded by mu_.
-  std::shared_ptr<base::Cancellation> wake_;
+  // delay.
+  std::shared_ptr<base::Cancellation> wake_ GUARDED_BY(mu_);
   std::thread thread_;
 };
 

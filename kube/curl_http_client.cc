@@ -8,6 +8,8 @@
 #include <string_view>
 #include <utility>
 
+#include "base/mutex.h"
+
 namespace gcushare::kube {
 namespace {
 
@@ -190,7 +192,7 @@ void CurlHttpClient::UnlockShare(CURL*, curl_lock_data data, void* self) {
 
 CurlHttpClient::Handle CurlHttpClient::Acquire() {
   {
-    std::lock_guard<std::mutex> lock(pool_mu_);
+    base::MutexLock lock(pool_mu_);
     if (!idle_.empty()) {
       Handle handle = idle_.back();
       idle_.pop_back();
@@ -211,7 +213,7 @@ CurlHttpClient::Handle CurlHttpClient::Acquire() {
 
 void CurlHttpClient::Release(Handle handle) {
   {
-    std::lock_guard<std::mutex> lock(pool_mu_);
+    base::MutexLock lock(pool_mu_);
     if (idle_.size() < options_.max_idle_handles) {
       idle_.push_back(handle);
       return;

@@ -30,6 +30,8 @@
 #include <string>
 #include <vector>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "kube/http_client.h"
 #include "kube/tls_config.h"
 
@@ -70,9 +72,11 @@ class CurlHttpClient : public HttpClient {
   const TlsConfig tls_;
   const CurlHttpClientOptions options_;
   CURLSH* share_ = nullptr;
+  // Locked and unlocked by curl's share callbacks, across calls: plain
+  // std::mutex, not an annotated Mutex.
   std::array<std::mutex, CURL_LOCK_DATA_LAST> share_locks_;
-  std::mutex pool_mu_;
-  std::vector<Handle> idle_;  // Guarded by pool_mu_.
+  base::Mutex pool_mu_;
+  std::vector<Handle> idle_ GUARDED_BY(pool_mu_);
 };
 
 }  // namespace gcushare::kube

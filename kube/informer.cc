@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "base/guarded_thread.h"
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "kube/json_fields.h"
 
 namespace gcushare::kube {
@@ -65,7 +67,7 @@ std::string Informer::KeyOf(const nlohmann::json& object) {
 }
 
 void Informer::Start() {
-  std::lock_guard<std::mutex> lock(lifecycle_mu_);
+  base::MutexLock lock(lifecycle_mu_);
   if (started_ || cancel_.IsCancelled()) return;
   started_ = true;
   thread_ = base::StartGuardedThread("informer " + resource_.plural,
@@ -73,30 +75,30 @@ void Informer::Start() {
 }
 
 void Informer::Stop() {
-  std::lock_guard<std::mutex> lock(lifecycle_mu_);
+  base::MutexLock lock(lifecycle_mu_);
   cancel_.Cancel();
   {
     // Wake WaitForSync() callers.
-    std::lock_guard<std::mutex> store_lock(mu_);
-    synced_cv_.notify_all();
+    base::MutexLock store_lock(mu_);
+    synced_cv_.NotifyAll();
   }
   if (thread_.joinable()) thread_.join();
 }
 
 bool Informer::HasSynced() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return synced_;
 }
 
 bool Informer::WaitForSync(std::chrono::milliseconds timeout) {
-  std::unique_lock<std::mutex> lock(mu_);
-  return synced_cv_.wait_for(lock, timeout, [this] {
+  base::MutexLock lock(mu_);
+  return synced_cv_.WaitFor(lock, timeout, [this]() REQUIRES(mu_) {
     return synced_ || cancel_.IsCancelled();
   }) && synced_;
 }
 
 std::vector<Informer::ObjectPtr> Informer::Snapshot() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   std::vector<ObjectPtr> objects;
   objects.reserve(store_.size());
   for (const auto& [key, entry] : store_) objects.push_back(entry.object);
@@ -104,24 +106,24 @@ std::vector<Informer::ObjectPtr> Informer::Snapshot() const {
 }
 
 Informer::ObjectPtr Informer::Get(std::string_view key) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   auto it = store_.find(key);
   return it == store_.end() ? nullptr : it->second.object;
 }
 
 size_t Informer::size() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return store_.size();
 }
 
 std::string Informer::resource_version() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return resource_version_;
 }
 
 void Informer::SetResourceVersion(std::string resource_version) {
   if (resource_version.empty()) return;
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   resource_version_ = std::move(resource_version);
 }
 
@@ -147,7 +149,7 @@ void Informer::Store(const std::string& key, const nlohmann::json& object,
                      ObjectPtr kept, bool modified_event) {
   ObjectPtr old;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     // Hinted at the end: a list arrives in key order (etcd's), so each
     // new key goes there in constant time instead of a descent of string
     // comparisons; any other key is placed as by store_[key].
@@ -174,7 +176,7 @@ void Informer::Forget(const std::string& key,
                       const nlohmann::json* last_state) {
   ObjectPtr old;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     auto it = store_.find(key);
     if (it != store_.end()) {
       old = std::move(it->second.object);
@@ -220,7 +222,7 @@ Status Informer::Relist() {
   // collection twice, and with a transform only the kept forms stay.
   size_t items = 0;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     listing_into_empty_ = store_.empty();
   }
   handler_->OnRelistBegin();
@@ -255,7 +257,7 @@ Status Informer::Relist() {
   // What the list did not show is gone.
   std::vector<std::string> gone;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     for (const auto& [key, entry] : store_) {
       if (entry.listed != list) gone.push_back(key);
     }
@@ -271,10 +273,10 @@ Status Informer::Relist() {
         resource_version, items, size(), gone.size());
   }
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     synced_ = true;
   }
-  synced_cv_.notify_all();
+  synced_cv_.NotifyAll();
   return OkStatus();
 }
 

@@ -40,12 +40,10 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -56,6 +54,8 @@
 #include "base/backoff.h"
 #include "base/cancellation.h"
 #include "base/clock.h"
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "json/field_tree.h"
 #include "kube/kube_client.h"
 #include "kube/list_form.h"
@@ -190,14 +190,14 @@ class Informer {
 
   base::Cancellation cancel_;
   std::thread thread_;
-  std::mutex lifecycle_mu_;  // Serialises Start() and Stop().
-  bool started_ = false;     // Guarded by lifecycle_mu_.
+  base::Mutex lifecycle_mu_;  // Serialises Start() and Stop().
+  bool started_ GUARDED_BY(lifecycle_mu_) = false;
 
-  mutable std::mutex mu_;
-  std::condition_variable synced_cv_;
-  std::map<std::string, Entry, std::less<>> store_;  // Guarded by mu_.
-  std::string resource_version_;                     // Guarded by mu_.
-  bool synced_ = false;                              // Guarded by mu_.
+  mutable base::Mutex mu_;
+  base::CondVar synced_cv_;
+  std::map<std::string, Entry, std::less<>> store_ GUARDED_BY(mu_);
+  std::string resource_version_ GUARDED_BY(mu_);
+  bool synced_ GUARDED_BY(mu_) = false;
 
   // The server refused the last resourceVersion for a list (410, or 504
   // too large): lists are consistent until one succeeds. Informer thread

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <utility>
 
+#include "base/mutex.h"
+
 namespace gcushare::kube {
 
 FileTokenSource::FileTokenSource(std::string path, base::Clock* clock,
@@ -36,7 +38,7 @@ Status FileTokenSource::ReadLocked() {
 }
 
 StatusOr<std::string> FileTokenSource::Token() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   if (!last_read_.has_value() ||
       clock_->SteadyNow() - *last_read_ >= refresh_interval_) {
     Status read = ReadLocked();
@@ -49,7 +51,7 @@ StatusOr<std::string> FileTokenSource::Token() {
 }
 
 bool FileTokenSource::Refresh() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   const std::string before = token_;
   Status read = ReadLocked();
   if (!read.ok()) spdlog::warn("{}", read.message());

@@ -14,11 +14,12 @@
 
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 
 #include "base/clock.h"
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "status/status.h"
 
 namespace gcushare::kube {
@@ -58,16 +59,16 @@ class FileTokenSource : public TokenSource {
   bool Refresh() override;
 
  private:
-  // Reads the file into token_; caller holds mu_.
-  Status ReadLocked();
+  // Reads the file into token_.
+  Status ReadLocked() REQUIRES(mu_);
 
   const std::string path_;
   base::Clock* const clock_;
   const std::chrono::seconds refresh_interval_;
-  std::mutex mu_;
-  std::string token_;  // Guarded by mu_.
-  std::optional<std::chrono::steady_clock::time_point>
-      last_read_;  // Guarded by mu_.
+  base::Mutex mu_;
+  std::string token_ GUARDED_BY(mu_);
+  std::optional<std::chrono::steady_clock::time_point> last_read_
+      GUARDED_BY(mu_);
 };
 
 }  // namespace gcushare::kube

@@ -8,6 +8,9 @@
 #include <cstdlib>
 #include <variant>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
+
 namespace gcushare::metrics {
 namespace {
 
@@ -160,7 +163,7 @@ T& Family<T>::WithLabels(const LabelValues& values) {
                  name_.c_str(), values.size(), label_names_.size());
     std::abort();
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   auto it = children_.find(values);
   if (it != children_.end()) return *it->second;
   std::unique_ptr<T> child;
@@ -180,7 +183,7 @@ void Family<T>::Render(std::string& out) const {
                           : std::is_same_v<T, Gauge> ? "gauge"
                                                      : "histogram";
   AppendHeader(out, name_, help_, type);
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   for (const auto& [values, child] : children_) {
     auto labels = Zip(label_names_, values);
     if constexpr (std::is_same_v<T, Histogram>) {
@@ -215,15 +218,15 @@ template class Family<Gauge>;
 template class Family<Histogram>;
 
 struct Registry::Impl {
-  std::mutex mu;
-  std::vector<std::string> names;
+  base::Mutex mu;
+  std::vector<std::string> names GUARDED_BY(mu);
   std::vector<std::variant<std::unique_ptr<Family<Counter>>,
                            std::unique_ptr<Family<Gauge>>,
                            std::unique_ptr<Family<Histogram>>>>
-      families;
-  std::vector<std::function<void(SampleWriter&)>> collectors;
+      families GUARDED_BY(mu);
+  std::vector<std::function<void(SampleWriter&)>> collectors GUARDED_BY(mu);
 
-  void Claim(const std::string& name) {
+  void Claim(const std::string& name) REQUIRES(mu) {
     if (std::find(names.begin(), names.end(), name) != names.end()) {
       std::fprintf(stderr, "metric %s registered twice\n", name.c_str());
       std::abort();
@@ -237,7 +240,7 @@ Registry::~Registry() = default;
 
 Family<Counter>& Registry::AddCounter(std::string name, std::string help,
                                       std::vector<std::string> label_names) {
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  base::MutexLock lock(impl_->mu);
   impl_->Claim(name);
   auto* family = new Family<Counter>(std::move(name), std::move(help),
                                      std::move(label_names), {});
@@ -247,7 +250,7 @@ Family<Counter>& Registry::AddCounter(std::string name, std::string help,
 
 Family<Gauge>& Registry::AddGauge(std::string name, std::string help,
                                   std::vector<std::string> label_names) {
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  base::MutexLock lock(impl_->mu);
   impl_->Claim(name);
   auto* family = new Family<Gauge>(std::move(name), std::move(help),
                                    std::move(label_names), {});
@@ -259,7 +262,7 @@ Family<Histogram>& Registry::AddHistogram(std::string name, std::string help,
                                           std::vector<std::string> label_names,
                                           std::vector<double> bounds) {
   std::sort(bounds.begin(), bounds.end());
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  base::MutexLock lock(impl_->mu);
   impl_->Claim(name);
   auto* family =
       new Family<Histogram>(std::move(name), std::move(help),
@@ -269,13 +272,13 @@ Family<Histogram>& Registry::AddHistogram(std::string name, std::string help,
 }
 
 void Registry::AddCollector(std::function<void(SampleWriter&)> collect) {
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  base::MutexLock lock(impl_->mu);
   impl_->collectors.push_back(std::move(collect));
 }
 
 std::string Registry::Render() const {
   std::string out;
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  base::MutexLock lock(impl_->mu);
   for (const auto& family : impl_->families) {
     std::visit([&out](const auto& f) { f->Render(out); }, family);
   }

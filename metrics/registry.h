@@ -20,10 +20,12 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 
 namespace gcushare::metrics {
 
@@ -133,8 +135,8 @@ class Family {
   const std::string help_;
   const std::vector<std::string> label_names_;
   const std::vector<double> bounds_;  // Histograms only.
-  mutable std::mutex mu_;
-  std::map<LabelValues, std::unique_ptr<T>> children_;  // Guarded by mu_.
+  mutable base::Mutex mu_;
+  std::map<LabelValues, std::unique_ptr<T>> children_ GUARDED_BY(mu_);
 };
 
 // Escapes a label value per the text format (\\, \", \n).

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "base/mutex.h"
 #include "contract/annotations.h"
 #include "contract/names.h"
 #include "contract/pod_request.h"
@@ -177,7 +178,7 @@ StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
 
   *response.mutable_adjust() = BuildAdjustment(input, container);
   for (uint32_t card : RemovedCardsStillAllowed(container, response.adjust())) {
-    std::lock_guard<std::mutex> lock(warned_mu_);
+    base::MutexLock lock(warned_mu_);
     if (warned_cards_.count(card) > 0) continue;
     // Bounded: past kMaxWarnedCards indices every removal is logged.
     if (warned_cards_.size() < kMaxWarnedCards) warned_cards_.insert(card);

@@ -44,10 +44,10 @@
 
 #include <atomic>
 #include <chrono>
-#include <mutex>
 #include <set>
 
 #include "assignment/assigned_marker.h"
+#include "base/mutex.h"
 #include "contract/memory_unit.h"
 #include "kube/event_queue.h"
 #include "nri-plugin/api/api.pb.h"
@@ -98,9 +98,9 @@ class ContainerAdjuster {
   PodLookup* pods_;
   assignment::AssignedMarker* marker_;
   kube::EventQueue* events_;  // May be null.
-  std::mutex warned_mu_;
-  // Cards warned about as removed but still allowed. Guarded by warned_mu_.
-  std::set<uint32_t> warned_cards_;
+  base::Mutex warned_mu_;
+  // Cards warned about as removed but still allowed.
+  std::set<uint32_t> warned_cards_ GUARDED_BY(warned_mu_);
   static constexpr size_t kMaxWarnedCards = 1024;
   std::atomic<std::chrono::milliseconds> pod_wait_cap_{kDefaultRequestTimeout /
                                                        2};

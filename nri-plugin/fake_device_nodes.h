@@ -4,9 +4,10 @@
 #define GCUSHARE_NRI_PLUGIN_FAKE_DEVICE_NODES_H_
 
 #include <map>
-#include <mutex>
 #include <string>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "nri-plugin/device_nodes.h"
 
 namespace gcushare::nri {
@@ -14,7 +15,7 @@ namespace gcushare::nri {
 class FakeDeviceNodes : public DeviceNodes {
  public:
   void Add(const std::string& path, DeviceNodeInfo info) {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     nodes_[path] = info;
   }
   // /dev/gcu0 ... /dev/gcu<n-1> as character devices 238:<index>.
@@ -24,11 +25,11 @@ class FakeDeviceNodes : public DeviceNodes {
     }
   }
   void Remove(const std::string& path) {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     nodes_.erase(path);
   }
   StatusOr<DeviceNodeInfo> Stat(const std::string& path) override {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     auto it = nodes_.find(path);
     if (it == nodes_.end()) {
       return NotFoundError("device node " + path +
@@ -38,8 +39,8 @@ class FakeDeviceNodes : public DeviceNodes {
   }
 
  private:
-  std::mutex mu_;
-  std::map<std::string, DeviceNodeInfo> nodes_;
+  base::Mutex mu_;
+  std::map<std::string, DeviceNodeInfo> nodes_ GUARDED_BY(mu_);
 };
 
 }  // namespace gcushare::nri

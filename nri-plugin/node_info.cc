@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "base/mutex.h"
 #include "contract/node_layout.h"
 #include "kube/json_fields.h"
 
@@ -30,7 +31,7 @@ void NodeInfoCache::OnAdd(const nlohmann::json& node) {
                  info.status().ToString());
     return;
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   cached_ = *info;
 }
 
@@ -42,7 +43,7 @@ void NodeInfoCache::OnUpdate(const nlohmann::json&,
 void NodeInfoCache::OnDelete(const nlohmann::json&) {}  // Keep the last.
 
 StatusOr<NodeGcuInfo> NodeInfoCache::Get() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   if (cached_.has_value()) return *cached_;
   return UnavailableError("node " + node_name_ + ": not seen by the watch yet");
 }

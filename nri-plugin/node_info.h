@@ -15,11 +15,12 @@
 
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "contract/memory_unit.h"
 #include "kube/informer.h"
 #include "status/status.h"
@@ -46,8 +47,8 @@ class NodeInfoCache : public kube::InformerHandler {
 
  private:
   const std::string node_name_;
-  mutable std::mutex mu_;
-  std::optional<NodeGcuInfo> cached_;  // Guarded by mu_.
+  mutable base::Mutex mu_;
+  std::optional<NodeGcuInfo> cached_ GUARDED_BY(mu_);
 };
 
 // The node annotations of a core/v1 Node object, decoded by

@@ -2,6 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
+
 namespace gcushare::nri {
 
 NriPlugin::NriPlugin(PluginOptions options, ContainerAdjuster* adjuster,
@@ -14,9 +17,9 @@ void NriPlugin::Run(base::Cancellation* cancel) {
     bool registered = false;
     Status why = RunSession(options_.session, adjuster_, cancel, [&] {
       registered = true;
-      std::lock_guard<std::mutex> lock(mu_);
+      base::MutexLock lock(mu_);
       ++registrations_;
-      cv_.notify_all();
+      cv_.NotifyAll();
     });
     if (cancel->IsCancelled()) break;
     if (registered) backoff.Reset();
@@ -33,13 +36,14 @@ void NriPlugin::Run(base::Cancellation* cancel) {
 }
 
 int NriPlugin::registrations() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return registrations_;
 }
 
 bool NriPlugin::WaitForRegistrations(int n, std::chrono::milliseconds timeout) {
-  std::unique_lock<std::mutex> lock(mu_);
-  return cv_.wait_for(lock, timeout, [&] { return registrations_ >= n; });
+  base::MutexLock lock(mu_);
+  return cv_.WaitFor(lock, timeout,
+                     [&]() REQUIRES(mu_) { return registrations_ >= n; });
 }
 
 }  // namespace gcushare::nri

@@ -10,12 +10,11 @@
 #define GCUSHARE_NRI_PLUGIN_PLUGIN_H_
 
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 
 #include "base/backoff.h"
 #include "base/cancellation.h"
 #include "base/clock.h"
+#include "base/mutex.h"
 #include "nri-plugin/container_adjuster.h"
 #include "nri-plugin/session.h"
 
@@ -44,9 +43,9 @@ class NriPlugin {
   PluginOptions options_;
   ContainerAdjuster* adjuster_;
   base::Clock* clock_;
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  int registrations_ = 0;
+  mutable base::Mutex mu_;
+  base::CondVar cv_;
+  int registrations_ GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace gcushare::nri

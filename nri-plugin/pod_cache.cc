@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "kube/json_fields.h"
 
 namespace gcushare::nri {
@@ -17,9 +19,9 @@ StatusOr<PodCache::PodPtr> PodCache::Find(const std::string& uid,
                                           const std::string& who,
                                           std::chrono::milliseconds cap) const {
   const std::chrono::milliseconds wait = std::min(wait_, cap);
-  std::unique_lock<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   PodPtr found;
-  added_.wait_for(lock, wait, [&] {
+  added_.WaitFor(lock, wait, [&]() REQUIRES(mu_) {
     auto it = by_uid_.find(uid);
     if (it == by_uid_.end()) return false;
     found = it->second;
@@ -41,10 +43,10 @@ void PodCache::OnAdd(const nlohmann::json& pod) {
   if (uid.empty()) return;
   auto ptr = std::make_shared<const nlohmann::json>(pod);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     by_uid_[uid] = std::move(ptr);
   }
-  added_.notify_all();
+  added_.NotifyAll();
 }
 
 void PodCache::OnUpdate(const nlohmann::json&, const nlohmann::json& new_pod) {
@@ -52,12 +54,12 @@ void PodCache::OnUpdate(const nlohmann::json&, const nlohmann::json& new_pod) {
 }
 
 void PodCache::OnDelete(const nlohmann::json& last_state) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   by_uid_.erase(UidOf(last_state));
 }
 
 size_t PodCache::size() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return by_uid_.size();
 }
 

@@ -16,13 +16,13 @@
 #define GCUSHARE_NRI_PLUGIN_POD_CACHE_H_
 
 #include <chrono>
-#include <condition_variable>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "kube/informer.h"
 #include "nri-plugin/pod_lookup.h"
 #include "status/status.h"
@@ -48,9 +48,9 @@ class PodCache : public PodLookup, public kube::InformerHandler {
 
  private:
   const std::chrono::milliseconds wait_;
-  mutable std::mutex mu_;
-  mutable std::condition_variable added_;
-  std::map<std::string, PodPtr> by_uid_;  // Guarded by mu_.
+  mutable base::Mutex mu_;
+  mutable base::CondVar added_;
+  std::map<std::string, PodPtr> by_uid_ GUARDED_BY(mu_);
 };
 
 }  // namespace gcushare::nri

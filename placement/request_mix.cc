@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "base/mutex.h"
+
 namespace gcushare::placement {
 namespace {
 
@@ -114,7 +116,7 @@ double RequestMix::WholeFragment(uint64_t partial_free, uint32_t untouched,
 
 void RequestHistory::Record(uint64_t memory_units, uint32_t cards,
                             const HostRequest* host) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   if (memory_units > 0) {
     ++shared_[memory_units];
   } else if (cards > 0) {
@@ -136,7 +138,7 @@ void RequestHistory::Record(uint64_t memory_units, uint32_t cards,
 }
 
 std::shared_ptr<const RequestMix> RequestHistory::Mix() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   if (!mix_) {
     mix_ = std::make_shared<const RequestMix>(shared_, whole_, cpu_, memory_);
     published_total_ = total_;

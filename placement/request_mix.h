@@ -25,8 +25,10 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <vector>
+
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 
 namespace gcushare::placement {
 
@@ -117,13 +119,14 @@ class RequestHistory {
 
  private:
   static constexpr uint64_t kRepublishShare = 32;
-  mutable std::mutex mu_;
-  uint64_t total_ = 0;                             // Guarded by mu_.
-  mutable uint64_t published_total_ = 0;           // total_ of mix_; by mu_.
-  std::map<uint64_t, uint64_t> shared_;            // Guarded by mu_.
-  std::map<uint32_t, uint64_t> whole_;             // Guarded by mu_.
-  std::map<int64_t, uint64_t> cpu_, memory_;       // Guarded by mu_.
-  mutable std::shared_ptr<const RequestMix> mix_;  // Guarded by mu_.
+  mutable base::Mutex mu_;
+  uint64_t total_ GUARDED_BY(mu_) = 0;
+  mutable uint64_t published_total_ GUARDED_BY(mu_) = 0;  // total_ of mix_.
+  std::map<uint64_t, uint64_t> shared_ GUARDED_BY(mu_);
+  std::map<uint32_t, uint64_t> whole_ GUARDED_BY(mu_);
+  std::map<int64_t, uint64_t> cpu_ GUARDED_BY(mu_);
+  std::map<int64_t, uint64_t> memory_ GUARDED_BY(mu_);
+  mutable std::shared_ptr<const RequestMix> mix_ GUARDED_BY(mu_);
 };
 
 }  // namespace gcushare::placement

@@ -7,7 +7,9 @@
 # (or the given targets), as docs/development.md "Fuzzing and sanitizers" says.
 # Without arguments (as CI runs it) the whole suite runs, then the libraries'
 # unit tests again under ASan+UBSan (SANITIZED_UNIT_TESTS below); set
-# GCUSHARE_SKIP_SANITIZED=1 to leave that second pass out.
+# GCUSHARE_SKIP_SANITIZED=1 to leave that second pass out. A full run ends
+# with the clang thread-safety build (run_clang_tsa below), counted as one
+# more result; GCUSHARE_SKIP_CLANG_TSA=1 leaves it out.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -71,6 +73,41 @@ run_tests "${configs[@]}" "${image_args[@]}" "${targets[@]}"
 if ((full_run)) && [[ ${GCUSHARE_SKIP_SANITIZED:-0} != 1 ]]; then
   echo "--- the libraries' unit tests again under ASan+UBSan ---"
   run_tests --config=asan --config=ubsan "${SANITIZED_UNIT_TESTS[@]}"
+fi
+
+# Builds the tree with clang-14 and -Werror=thread-safety (.bazelrc
+# build:clang-tsa: GUARDED_BY/REQUIRES of base/thread_annotations.h are
+# checked) and adds one result, "clang thread-safety build", to passed or
+# failed. It has an output base of its own: the C++ toolchain is re-detected
+# for clang-14, which would otherwise evict the gcc build's outputs.
+run_clang_tsa() {
+  local output_base
+  output_base=${CLANG_TSA_OUTPUT_BASE:-$HOME/.cache/bazel-gcushare-tsa/$(pwd | md5sum | cut -c1-8)}
+  # Every package tree but the bazel-* links of the default build (this
+  # build makes no links, so it would not know to skip them).
+  local packages=() dir
+  for dir in */; do
+    dir=${dir%/}
+    [[ $dir == bazel-* ]] && continue
+    if [[ -n $(find "$dir" \( -name BUILD -o -name BUILD.bazel \) -print -quit) ]]; then
+      packages+=("//$dir/...")
+    fi
+  done
+  if bazel --output_base="$output_base" build --config=clang-tsa --keep_going "${packages[@]}"; then
+    echo "clang thread-safety build: PASSED"
+    passed=$((passed + 1))
+  else
+    echo "clang thread-safety build: FAILED (see the errors above)" >&2
+    failed=$((failed + 1))
+    status=1
+  fi
+  # Its server is not needed again this run.
+  bazel --output_base="$output_base" shutdown
+}
+
+if ((full_run)) && [[ ${GCUSHARE_SKIP_CLANG_TSA:-0} != 1 ]]; then
+  echo "--- the clang thread-safety build ---"
+  run_clang_tsa
 fi
 echo "${passed} passed, ${failed} failed"
 ((status == 0 && failed == 0))

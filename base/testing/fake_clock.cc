@@ -11,12 +11,12 @@ FakeClock::FakeClock()
       steady_(std::chrono::steady_clock::time_point(std::chrono::hours(1))) {}
 
 std::chrono::system_clock::time_point FakeClock::Now() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return wall_;
 }
 
 std::chrono::steady_clock::time_point FakeClock::SteadyNow() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return steady_;
 }
 
@@ -24,7 +24,7 @@ bool FakeClock::SleepFor(std::chrono::nanoseconds duration,
                          Cancellation* cancel) {
   std::chrono::microseconds pause;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     sleeps_.push_back(duration);
     wall_ += std::chrono::duration_cast<std::chrono::system_clock::duration>(
         duration);
@@ -40,19 +40,19 @@ bool FakeClock::SleepFor(std::chrono::nanoseconds duration,
 }
 
 void FakeClock::Advance(std::chrono::nanoseconds duration) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   wall_ +=
       std::chrono::duration_cast<std::chrono::system_clock::duration>(duration);
   steady_ += duration;
 }
 
 std::vector<std::chrono::nanoseconds> FakeClock::sleeps() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return sleeps_;
 }
 
 void FakeClock::set_real_pause(std::chrono::microseconds pause) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   real_pause_ = pause;
 }
 

@@ -10,10 +10,11 @@
 #define GCUSHARE_BASE_TESTING_FAKE_CLOCK_H_
 
 #include <chrono>
-#include <mutex>
 #include <vector>
 
 #include "base/clock.h"
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 
 namespace gcushare::base {
 
@@ -36,11 +37,11 @@ class FakeClock : public Clock {
   void set_real_pause(std::chrono::microseconds pause);
 
  private:
-  mutable std::mutex mu_;
-  std::chrono::system_clock::time_point wall_;
-  std::chrono::steady_clock::time_point steady_;
-  std::vector<std::chrono::nanoseconds> sleeps_;
-  std::chrono::microseconds real_pause_{0};
+  mutable base::Mutex mu_;
+  std::chrono::system_clock::time_point wall_ GUARDED_BY(mu_);
+  std::chrono::steady_clock::time_point steady_ GUARDED_BY(mu_);
+  std::vector<std::chrono::nanoseconds> sleeps_ GUARDED_BY(mu_);
+  std::chrono::microseconds real_pause_ GUARDED_BY(mu_){0};
 };
 
 }  // namespace gcushare::base

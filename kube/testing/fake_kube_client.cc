@@ -3,6 +3,8 @@
 #include <chrono>
 #include <utility>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "kube/api_status.h"
 #include "kube/event.h"
 #include "kube/json_fields.h"
@@ -67,30 +69,30 @@ void FakeKubeClient::SetBindingHook(std::function<Status()> hook) {
 }
 
 void FakeKubeClient::FailNext(const std::string& method, Status status) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   failures_.emplace(method, std::move(status));
 }
 
 void FakeKubeClient::CloseWatches() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   ++close_generation_;
-  changed_.notify_all();
+  changed_.NotifyAll();
 }
 
 void FakeKubeClient::ExpireHistory() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   expired_before_ = rv_;
   history_.clear();
-  changed_.notify_all();
+  changed_.NotifyAll();
 }
 
 std::vector<std::string> FakeKubeClient::actions() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return actions_;
 }
 
 std::string FakeKubeClient::resource_version() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return std::to_string(rv_);
 }
 
@@ -98,7 +100,7 @@ void FakeKubeClient::RecordLocked(const std::string& resource,
                                   WatchEventType type,
                                   const nlohmann::json& object) {
   history_.push_back({resource, type, object, rv_});
-  changed_.notify_all();
+  changed_.NotifyAll();
 }
 
 StatusOr<nlohmann::json> FakeKubeClient::CreateLocked(const Resource& resource,
@@ -170,14 +172,14 @@ StatusOr<nlohmann::json> FakeKubeClient::ReplaceLocked(const Resource& resource,
 StatusOr<nlohmann::json> FakeKubeClient::Seed(const Resource& resource,
                                               nlohmann::json object) {
   const std::string ns = NamespaceOf(object);
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return CreateLocked(resource, ns, std::move(object));
 }
 
 StatusOr<nlohmann::json> FakeKubeClient::Get(const Resource& resource,
                                              std::string_view ns,
                                              std::string_view name) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   GCUSHARE_RETURN_IF_ERROR(TakeFailureLocked(
       "get", resource.plural + " " + ObjectKey(Namespace(resource, ns), name)));
   const Objects& objects = objects_[ResourceKey(resource)];
@@ -193,7 +195,7 @@ StatusOr<ObjectList> FakeKubeClient::List(const Resource& resource,
                             Selector::ParseLabels(options.label_selector));
   GCUSHARE_ASSIGN_OR_RETURN(Selector fields,
                             Selector::ParseFields(options.field_selector));
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   GCUSHARE_RETURN_IF_ERROR(
       TakeFailureLocked("list", resource.plural + " " + std::string(ns)));
   ObjectList list;
@@ -227,7 +229,7 @@ Status FakeKubeClient::Watch(const Resource& resource, std::string_view ns,
   int64_t position = 0;
   uint64_t generation = 0;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     GCUSHARE_RETURN_IF_ERROR(
         TakeFailureLocked("watch", resource.plural + " " + std::string(ns)));
     generation = close_generation_;
@@ -253,8 +255,8 @@ Status FakeKubeClient::Watch(const Resource& resource, std::string_view ns,
   while (true) {
     for (WatchEvent& event : pending) callback(std::move(event));
     pending.clear();
-    std::unique_lock<std::mutex> lock(mu_);
-    changed_.wait_for(lock, std::chrono::milliseconds(20), [&] {
+    base::MutexLock lock(mu_);
+    changed_.WaitFor(lock, std::chrono::milliseconds(20), [&]() REQUIRES(mu_) {
       return close_generation_ != generation ||
              (!history_.empty() && history_.back().rv > position) ||
              position < expired_before_ ||
@@ -278,7 +280,7 @@ Status FakeKubeClient::Watch(const Resource& resource, std::string_view ns,
 StatusOr<nlohmann::json> FakeKubeClient::Create(const Resource& resource,
                                                 std::string_view ns,
                                                 const nlohmann::json& object) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   GCUSHARE_RETURN_IF_ERROR(TakeFailureLocked(
       "create", resource.plural + " " +
                     ObjectKey(Namespace(resource, ns), NameOf(object))));
@@ -288,7 +290,7 @@ StatusOr<nlohmann::json> FakeKubeClient::Create(const Resource& resource,
 StatusOr<nlohmann::json> FakeKubeClient::Update(const Resource& resource,
                                                 std::string_view ns,
                                                 const nlohmann::json& object) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   GCUSHARE_RETURN_IF_ERROR(TakeFailureLocked(
       "update", resource.plural + " " +
                     ObjectKey(Namespace(resource, ns), NameOf(object))));
@@ -304,7 +306,7 @@ StatusOr<nlohmann::json> FakeKubeClient::Update(const Resource& resource,
 StatusOr<nlohmann::json> FakeKubeClient::UpdateStatus(
     const Resource& resource, std::string_view ns,
     const nlohmann::json& object) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   GCUSHARE_RETURN_IF_ERROR(TakeFailureLocked(
       "update", resource.plural + "/status " +
                     ObjectKey(Namespace(resource, ns), NameOf(object))));
@@ -331,7 +333,7 @@ StatusOr<nlohmann::json> FakeKubeClient::UpdateStatus(
 Status FakeKubeClient::Delete(const Resource& resource, std::string_view ns,
                               std::string_view name,
                               const DeleteOptions& options) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   GCUSHARE_RETURN_IF_ERROR(TakeFailureLocked(
       "delete",
       resource.plural + " " + ObjectKey(Namespace(resource, ns), name)));
@@ -357,7 +359,7 @@ StatusOr<nlohmann::json> FakeKubeClient::Patch(
     const Resource& resource, std::string_view ns, std::string_view name,
     PatchType type, const nlohmann::json& patch,
     std::string_view /*subresource*/) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   GCUSHARE_RETURN_IF_ERROR(TakeFailureLocked(
       "patch",
       resource.plural + " " + ObjectKey(Namespace(resource, ns), name)));
@@ -388,7 +390,7 @@ Status FakeKubeClient::CreateBinding(
     std::string_view node,
     const std::map<std::string, std::string>& annotations) {
   if (binding_hook_) GCUSHARE_RETURN_IF_ERROR(binding_hook_());
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   GCUSHARE_RETURN_IF_ERROR(TakeFailureLocked(
       "binding", "pods " + ObjectKey(ns, pod) + " -> " + std::string(node)));
   const Resource pods = Resource::Pods();
@@ -422,7 +424,7 @@ StatusOr<nlohmann::json> FakeKubeClient::CreateEvent(
     std::string_view ns, const ObjectReference& involved, std::string_view type,
     std::string_view reason, std::string_view message,
     std::string_view reporting_component) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   GCUSHARE_RETURN_IF_ERROR(TakeFailureLocked(
       "event", involved.kind + " " +
                    ObjectKey(involved.namespace_name, involved.name) + " " +

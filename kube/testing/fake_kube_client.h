@@ -27,16 +27,16 @@
 #ifndef GCUSHARE_KUBE_TESTING_FAKE_KUBE_CLIENT_H_
 #define GCUSHARE_KUBE_TESTING_FAKE_KUBE_CLIENT_H_
 
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "kube/kube_client.h"
 
 namespace gcushare::kube {
@@ -109,28 +109,31 @@ class FakeKubeClient : public KubeClient {
   };
   using Objects = std::map<std::string, nlohmann::json>;
 
-  // Caller holds mu_ for all *Locked helpers.
   // Records the call as "<method> <what>" and returns an injected failure.
-  Status TakeFailureLocked(const std::string& method, const std::string& what);
+  Status TakeFailureLocked(const std::string& method, const std::string& what)
+      REQUIRES(mu_);
   StatusOr<nlohmann::json> CreateLocked(const Resource& resource,
                                         std::string_view ns,
-                                        nlohmann::json object);
+                                        nlohmann::json object) REQUIRES(mu_);
   StatusOr<nlohmann::json> ReplaceLocked(const Resource& resource,
                                          const std::string& key,
-                                         nlohmann::json object);
+                                         nlohmann::json object) REQUIRES(mu_);
   void RecordLocked(const std::string& resource, WatchEventType type,
-                    const nlohmann::json& object);
+                    const nlohmann::json& object) REQUIRES(mu_);
 
-  mutable std::mutex mu_;
-  std::condition_variable changed_;
-  std::map<std::string, Objects> objects_;  // By resource key, then key.
-  std::deque<Change> history_;
-  int64_t rv_ = 1;
-  int64_t expired_before_ = 0;  // Watches from an RV below this get 410.
-  uint64_t close_generation_ = 0;
-  uint64_t next_uid_ = 1;
-  std::multimap<std::string, Status> failures_;
-  std::vector<std::string> actions_;
+  mutable base::Mutex mu_;
+  base::CondVar changed_;
+  // By resource key, then key.
+  std::map<std::string, Objects> objects_ GUARDED_BY(mu_);
+  std::deque<Change> history_ GUARDED_BY(mu_);
+  int64_t rv_ GUARDED_BY(mu_) = 1;
+  // Watches from an RV below this get 410.
+  int64_t expired_before_ GUARDED_BY(mu_) = 0;
+  uint64_t close_generation_ GUARDED_BY(mu_) = 0;
+  uint64_t next_uid_ GUARDED_BY(mu_) = 1;
+  std::multimap<std::string, Status> failures_ GUARDED_BY(mu_);
+  std::vector<std::string> actions_ GUARDED_BY(mu_);
+  // Set before the calls it hooks (SetBindingHook()); read unlocked.
   std::function<Status()> binding_hook_;
 };
 

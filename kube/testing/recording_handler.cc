@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "kube/json_fields.h"
 
 namespace gcushare::kube::testing {
@@ -30,8 +32,9 @@ void RecordingHandler::OnDelete(const nlohmann::json& last_state) {
 
 bool RecordingHandler::WaitUntil(const Condition& done,
                                  std::chrono::milliseconds timeout) {
-  std::unique_lock<std::mutex> lock(mu_);
-  return cv_.wait_for(lock, timeout, [&] { return done(log_, cache_); });
+  base::MutexLock lock(mu_);
+  return cv_.WaitFor(lock, timeout,
+                     [&]() REQUIRES(mu_) { return done(log_, cache_); });
 }
 
 bool RecordingHandler::WaitForLog(size_t count,
@@ -45,25 +48,25 @@ bool RecordingHandler::WaitForLog(size_t count,
 }
 
 std::vector<std::string> RecordingHandler::log() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return log_;
 }
 
 std::map<std::string, std::string> RecordingHandler::cache() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return cache_;
 }
 
 void RecordingHandler::Record(std::string entry, const nlohmann::json& object,
                               bool erase) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   log_.push_back(std::move(entry));
   if (erase) {
     cache_.erase(NameOf(object));
   } else {
     cache_[NameOf(object)] = ResourceVersionOf(object);
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 }  // namespace gcushare::kube::testing

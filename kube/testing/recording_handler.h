@@ -10,14 +10,14 @@
 #define GCUSHARE_KUBE_TESTING_RECORDING_HANDLER_H_
 
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "kube/informer.h"
 
 namespace gcushare::kube::testing {
@@ -48,10 +48,10 @@ class RecordingHandler : public InformerHandler {
  private:
   void Record(std::string entry, const nlohmann::json& object, bool erase);
 
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<std::string> log_;              // Guarded by mu_.
-  std::map<std::string, std::string> cache_;  // Guarded by mu_.
+  base::Mutex mu_;
+  base::CondVar cv_;
+  std::vector<std::string> log_ GUARDED_BY(mu_);
+  std::map<std::string, std::string> cache_ GUARDED_BY(mu_);
 };
 
 }  // namespace gcushare::kube::testing

@@ -4,6 +4,9 @@
 #include <cstdlib>
 #include <utility>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
+
 namespace gcushare::kube::testing {
 
 std::string RecordedRequest::Param(const std::string& key) const {
@@ -21,33 +24,34 @@ std::string RecordedRequest::Header(const std::string& key) const {
 }
 
 void ChunkFeed::Push(std::string chunk) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   steps_.emplace_back(Step::kChunk, std::move(chunk));
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 void ChunkFeed::PushBytewise(const std::string& text) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   for (char c : text) steps_.emplace_back(Step::kChunk, std::string(1, c));
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 void ChunkFeed::End() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   steps_.emplace_back(Step::kEnd, "");
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 void ChunkFeed::Drop() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   steps_.emplace_back(Step::kDrop, "");
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 ChunkFeed::Step ChunkFeed::Next(std::string* chunk,
                                 std::chrono::milliseconds wait) {
-  std::unique_lock<std::mutex> lock(mu_);
-  if (!cv_.wait_for(lock, wait, [this] { return !steps_.empty(); })) {
+  base::MutexLock lock(mu_);
+  if (!cv_.WaitFor(lock, wait,
+                   [this]() REQUIRES(mu_) { return !steps_.empty(); })) {
     return Step::kNone;
   }
   auto [step, data] = std::move(steps_.front());
@@ -89,9 +93,9 @@ void ScriptedServer::Record(const httplib::Request& request) {
   }
   recorded.headers = request.headers;
   recorded.body = request.body;
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   requests_.push_back(std::move(recorded));
-  requests_cv_.notify_all();
+  requests_cv_.NotifyAll();
 }
 
 void ScriptedServer::Handle(const std::string& method,
@@ -158,7 +162,7 @@ std::string ScriptedServer::url() const {
 }
 
 std::vector<RecordedRequest> ScriptedServer::requests() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return requests_;
 }
 
@@ -176,8 +180,8 @@ std::vector<RecordedRequest> ScriptedServer::RequestsTo(
 bool ScriptedServer::WaitForRequests(
     std::function<bool(const RecordedRequest&)> match, size_t count,
     std::chrono::milliseconds timeout) {
-  std::unique_lock<std::mutex> lock(mu_);
-  return requests_cv_.wait_for(lock, timeout, [&] {
+  base::MutexLock lock(mu_);
+  return requests_cv_.WaitFor(lock, timeout, [&]() REQUIRES(mu_) {
     size_t matched = 0;
     for (const RecordedRequest& request : requests_) {
       if (match(request)) ++matched;

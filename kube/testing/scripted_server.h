@@ -15,15 +15,16 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 
 namespace gcushare::kube::testing {
 
@@ -56,9 +57,9 @@ class ChunkFeed {
   Step Next(std::string* chunk, std::chrono::milliseconds wait);
 
  private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<std::pair<Step, std::string>> steps_;
+  base::Mutex mu_;
+  base::CondVar cv_;
+  std::deque<std::pair<Step, std::string>> steps_ GUARDED_BY(mu_);
 };
 
 // PEM files for a TLS server; client_ca_file non-empty demands client
@@ -116,9 +117,9 @@ class ScriptedServer {
   std::thread thread_;
   std::atomic<bool> stopping_{false};
   int port_ = 0;
-  mutable std::mutex mu_;
-  std::condition_variable requests_cv_;
-  std::vector<RecordedRequest> requests_;  // Guarded by mu_.
+  mutable base::Mutex mu_;
+  base::CondVar requests_cv_;
+  std::vector<RecordedRequest> requests_ GUARDED_BY(mu_);
 };
 
 }  // namespace gcushare::kube::testing

@@ -4,13 +4,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/mutex.h"
+
 namespace gcushare::kubectl_plugin {
 
 FakeExtender::FakeExtender(std::string prefix)
     : prefix_(std::move(prefix)), server_(std::make_unique<httplib::Server>()) {
   server_->Get(".*", [this](const httplib::Request& req,
                             httplib::Response& res) {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     requests_.push_back(req.path);
     if (fail_status_ != 0) {
       res.status = fail_status_;
@@ -63,18 +65,18 @@ std::string FakeExtender::base_url() const {
 }
 
 void FakeExtender::SetNodes(std::string all_json) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   all_ = std::move(all_json);
 }
 
 void FakeExtender::FailWith(int status, std::string body) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   fail_status_ = status;
   fail_body_ = std::move(body);
 }
 
 std::vector<std::string> FakeExtender::requests() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return requests_;
 }
 

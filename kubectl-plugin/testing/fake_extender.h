@@ -10,11 +10,12 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "status/status.h"
 
 namespace httplib {
@@ -44,11 +45,11 @@ class FakeExtender {
   std::unique_ptr<httplib::Server> server_;
   std::thread thread_;
   int port_ = 0;
-  mutable std::mutex mu_;
-  std::string all_;                    // Guarded by mu_.
-  int fail_status_ = 0;                // Guarded by mu_.
-  std::string fail_body_;              // Guarded by mu_.
-  std::vector<std::string> requests_;  // Guarded by mu_.
+  mutable base::Mutex mu_;
+  std::string all_ GUARDED_BY(mu_);
+  int fail_status_ GUARDED_BY(mu_) = 0;
+  std::string fail_body_ GUARDED_BY(mu_);
+  std::vector<std::string> requests_ GUARDED_BY(mu_);
 };
 
 }  // namespace gcushare::kubectl_plugin

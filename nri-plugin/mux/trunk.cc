@@ -7,6 +7,7 @@
 #include <cerrno>
 
 #include "base/guarded_thread.h"
+#include "base/mutex.h"
 
 namespace gcushare::nri::mux {
 
@@ -37,7 +38,7 @@ void Trunk::Attach(uint32_t conn_id, ByteReceiver* receiver) {
 }
 
 ByteSink* Trunk::Sink(uint32_t conn_id) {
-  std::lock_guard<std::mutex> lock(sinks_mu_);
+  base::MutexLock lock(sinks_mu_);
   auto& sink = sinks_[conn_id];
   if (!sink) sink = std::make_unique<ConnSink>(this, conn_id);
   return sink.get();
@@ -53,7 +54,7 @@ Status Trunk::Write(uint32_t conn_id, std::string_view bytes) {
     return UnavailableError("NRI connection is closed");
   }
   std::string frames = EncodeMuxFrames(conn_id, bytes, options_.write_chunk);
-  std::lock_guard<std::mutex> lock(write_mu_);
+  base::MutexLock lock(write_mu_);
   size_t sent = 0;
   while (sent < frames.size()) {
     ssize_t n = ::send(fd_.get(), frames.data() + sent, frames.size() - sent,
@@ -81,24 +82,24 @@ void Trunk::Join() {
 }
 
 bool Trunk::WaitClosed(std::chrono::milliseconds timeout) {
-  std::unique_lock<std::mutex> lock(state_mu_);
-  return state_cv_.wait_for(lock, timeout, [this] { return closed_.load(); });
+  base::MutexLock lock(state_mu_);
+  return state_cv_.WaitFor(lock, timeout, [this] { return closed_.load(); });
 }
 
 Status Trunk::close_reason() const {
-  std::lock_guard<std::mutex> lock(state_mu_);
+  base::MutexLock lock(state_mu_);
   return close_reason_;
 }
 
 void Trunk::Finish(const Status& reason) {
   Close();
   {
-    std::lock_guard<std::mutex> lock(state_mu_);
+    base::MutexLock lock(state_mu_);
     close_reason_ = reason;
     closed_.store(true);
   }
   if (on_closed_) on_closed_(reason);
-  state_cv_.notify_all();
+  state_cv_.NotifyAll();
 }
 
 void Trunk::ReadLoop() {

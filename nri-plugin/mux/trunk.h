@@ -29,15 +29,14 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string_view>
 #include <thread>
 
+#include "base/mutex.h"
 #include "nri-plugin/mux/frame.h"
 #include "nri-plugin/net/byte_stream.h"
 #include "nri-plugin/net/unix_socket.h"
@@ -91,16 +90,16 @@ class Trunk {
   UniqueFd fd_;
   TrunkOptions options_;
   std::map<uint32_t, ByteReceiver*> receivers_;
-  std::map<uint32_t, std::unique_ptr<ConnSink>> sinks_;
-  std::mutex sinks_mu_;
-  std::mutex write_mu_;
+  std::map<uint32_t, std::unique_ptr<ConnSink>> sinks_ GUARDED_BY(sinks_mu_);
+  base::Mutex sinks_mu_;
+  base::Mutex write_mu_;
   std::function<void(const Status&)> on_closed_;
   std::thread reader_;
   std::atomic<bool> closing_{false};
   std::atomic<bool> closed_{false};
-  mutable std::mutex state_mu_;
-  std::condition_variable state_cv_;
-  Status close_reason_;
+  mutable base::Mutex state_mu_;
+  base::CondVar state_cv_;
+  Status close_reason_ GUARDED_BY(state_mu_);
 };
 
 }  // namespace gcushare::nri::mux

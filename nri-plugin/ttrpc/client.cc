@@ -1,5 +1,7 @@
 #include "nri-plugin/ttrpc/client.h"
 
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "nri-plugin/api/ttrpc.pb.h"
 #include "nri-plugin/ttrpc/status_codec.h"
 
@@ -24,7 +26,7 @@ StatusOr<std::string> Client::Call(std::string_view service,
   auto pending = std::make_shared<Pending>();
   uint32_t stream;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (failed_)
       return Status(failed_->code(), what + ": " + failed_->message());
     stream = next_stream_;
@@ -32,7 +34,7 @@ StatusOr<std::string> Client::Call(std::string_view service,
     pending_[stream] = pending;
   }
   auto forget = [&] {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     pending_.erase(stream);
   };
   StatusOr<std::string> frame =
@@ -45,8 +47,9 @@ StatusOr<std::string> Client::Call(std::string_view service,
     forget();
     return s.WithContext(what);
   }
-  std::unique_lock<std::mutex> lock(mu_);
-  if (!cv_.wait_for(lock, timeout, [&] { return pending->done; })) {
+  base::MutexLock lock(mu_);
+  if (!cv_.WaitFor(lock, timeout,
+                   [&]() REQUIRES(mu_) { return pending->done; })) {
     pending_.erase(stream);
     return DeadlineExceededError(what + ": no response within " +
                                  std::to_string(timeout.count() / 1000000) +
@@ -76,7 +79,7 @@ Status Client::OnBytes(std::string_view bytes) {
         frame.data, &response,
         "ttrpc response on stream " + std::to_string(frame.header.stream_id));
     if (!parsed.ok()) return DataLossError(parsed.message());
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     auto it = pending_.find(frame.header.stream_id);
     if (it == pending_.end()) {
       // Late answer to a call that timed out, or a stream we never opened.
@@ -93,12 +96,12 @@ Status Client::OnBytes(std::string_view bytes) {
         response.has_status() ? FromRpcStatus(response.status()) : OkStatus();
     it->second->payload = std::move(*response.mutable_payload());
     pending_.erase(it);
-    cv_.notify_all();
+    cv_.NotifyAll();
   }
 }
 
 void Client::Fail(const Status& why) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   if (!failed_) {
     failed_ = why.ok() ? UnavailableError("connection closed")
                        : UnavailableError(why.message());
@@ -108,7 +111,7 @@ void Client::Fail(const Status& why) {
     pending->status = *failed_;
   }
   pending_.clear();
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 }  // namespace gcushare::nri::ttrpc

@@ -19,17 +19,16 @@
 #define GCUSHARE_NRI_PLUGIN_TTRPC_CLIENT_H_
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "base/mutex.h"
 #include "nri-plugin/net/byte_stream.h"
 #include "nri-plugin/ttrpc/bounded_parse.h"
 #include "nri-plugin/ttrpc/frame.h"
@@ -80,11 +79,11 @@ class Client : public ByteReceiver {
 
   ByteSink* sink_;
   FrameDecoder decoder_;  // Used by the reader thread only.
-  std::mutex mu_;
-  std::condition_variable cv_;
-  uint32_t next_stream_ = 1;
-  std::map<uint32_t, std::shared_ptr<Pending>> pending_;
-  std::optional<Status> failed_;
+  base::Mutex mu_;
+  base::CondVar cv_;
+  uint32_t next_stream_ GUARDED_BY(mu_) = 1;
+  std::map<uint32_t, std::shared_ptr<Pending>> pending_ GUARDED_BY(mu_);
+  std::optional<Status> failed_ GUARDED_BY(mu_);
 };
 
 }  // namespace gcushare::nri::ttrpc

@@ -3,6 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include "base/guarded_thread.h"
+#include "base/mutex.h"
+#include "base/thread_annotations.h"
 #include "nri-plugin/api/ttrpc.pb.h"
 #include "nri-plugin/ttrpc/bounded_parse.h"
 #include "nri-plugin/ttrpc/status_codec.h"
@@ -58,21 +60,21 @@ Status Server::OnBytes(std::string_view bytes) {
     }
     call.payload = std::move(*request.mutable_payload());
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      base::MutexLock lock(mu_);
       if (stopping_) return OkStatus();
       queue_.push_back(std::move(call));
     }
-    cv_.notify_one();
+    cv_.NotifyOne();
   }
 }
 
 void Server::Stop() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     stopping_ = true;
     queue_.clear();
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
   for (std::thread& t : workers_) {
     if (t.joinable()) t.join();
   }
@@ -82,8 +84,9 @@ void Server::Work() {
   while (true) {
     Call call;
     {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      base::MutexLock lock(mu_);
+      cv_.Wait(lock,
+               [this]() REQUIRES(mu_) { return stopping_ || !queue_.empty(); });
       if (stopping_) return;
       call = std::move(queue_.front());
       queue_.pop_front();

@@ -22,17 +22,16 @@
 #ifndef GCUSHARE_NRI_PLUGIN_TTRPC_SERVER_H_
 #define GCUSHARE_NRI_PLUGIN_TTRPC_SERVER_H_
 
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include "base/mutex.h"
 #include "nri-plugin/net/byte_stream.h"
 #include "nri-plugin/ttrpc/bounded_parse.h"
 #include "nri-plugin/ttrpc/client.h"
@@ -100,10 +99,10 @@ class Server : public ByteReceiver {
   FrameDecoder decoder_;                     // Reader thread only.
   std::map<std::string, Handler> handlers_;  // "service/method"
   std::map<std::string, bool> services_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<Call> queue_;
-  bool stopping_ = false;
+  base::Mutex mu_;
+  base::CondVar cv_;
+  std::deque<Call> queue_ GUARDED_BY(mu_);
+  bool stopping_ GUARDED_BY(mu_) = false;
   std::vector<std::thread> workers_;
 };
 
