@@ -9,7 +9,7 @@
 # unit tests again under ASan+UBSan (SANITIZED_UNIT_TESTS below); set
 # GCUSHARE_SKIP_SANITIZED=1 to leave that second pass out.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 bash scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
 
