@@ -15,7 +15,7 @@ nlohmann::json Container(const std::string& name, const char* memory,
 }
 
 nlohmann::json Pod(nlohmann::json containers,
-                   nlohmann::json init = nlohmann::json()) {
+                   const nlohmann::json& init = nlohmann::json()) {
   nlohmann::json pod = {{"metadata", {{"name", "p"}}},
                         {"spec", {{"containers", containers}}}};
   if (!init.is_null()) pod["spec"]["initContainers"] = init;

@@ -2,12 +2,12 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <string>
 #include <vector>
 
@@ -193,7 +193,7 @@ TEST(AtomicFileTest, FailedRenameKeepsOldFileAndRemovesNothingElse) {
   options.before_rename = [&dir] {
     for (const std::string& name : ListDir(dir)) {
       if (name.rfind(".spec.json.tmp-", 0) == 0) {
-        unlink((dir + "/" + name).c_str());
+        unlink(std::string(dir).append("/").append(name).c_str());
       }
     }
   };
