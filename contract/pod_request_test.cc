@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
 namespace gcushare::contract {
 namespace {
 
@@ -15,10 +17,10 @@ nlohmann::json Container(const std::string& name, const char* memory,
 }
 
 nlohmann::json Pod(nlohmann::json containers,
-                   const nlohmann::json& init = nlohmann::json()) {
+                   nlohmann::json init = nlohmann::json()) {
   nlohmann::json pod = {{"metadata", {{"name", "p"}}},
                         {"spec", {{"containers", containers}}}};
-  if (!init.is_null()) pod["spec"]["initContainers"] = init;
+  if (!init.is_null()) pod["spec"]["initContainers"] = std::move(init);
   return pod;
 }
 
