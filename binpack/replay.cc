@@ -493,6 +493,7 @@ StatusOr<ReplayResult> Replay(const std::vector<TraceNode>& nodes,
   if (capacity == 0) return InvalidArgumentError("the cluster has no cards");
 
   std::vector<SimTask> sim_tasks;
+  sim_tasks.reserve(tasks.size());
   for (const TraceTask& task : tasks) {
     sim_tasks.push_back(ToSimTask(task, config));
   }

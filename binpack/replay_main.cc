@@ -85,6 +85,137 @@ double Deviation(const std::vector<double>& v) {
   return std::sqrt(sum / (v.size() - 1));
 }
 
+// The openb task list of a trace ("default": openb_pod_list_default.csv).
+std::string TaskListPath(const std::string& data_dir,
+                         const std::string& trace) {
+  return data_dir + "/openb_pod_list_" + trace + ".csv";
+}
+
+// --policies: names as ParseReplayPolicy reads them, comma-separated.
+StatusOr<std::vector<ReplayPolicy>> ParsePolicies(const std::string& text) {
+  std::vector<ReplayPolicy> policies;
+  for (const std::string& name : Split(text)) {
+    auto policy = ParseReplayPolicy(name);
+    if (!policy.ok()) return policy.status();
+    policies.push_back(*policy);
+  }
+  return policies;
+}
+
+// --g2-gib: sizes of 1 to 1024 GiB, comma-separated.
+StatusOr<std::vector<uint32_t>> ParseG2Sizes(const std::string& text) {
+  std::vector<uint32_t> g2_sizes;
+  for (const std::string& size : Split(text)) {
+    try {
+      uint64_t value = ParseWhole(size);
+      if (value == 0 || value > 1024) throw std::out_of_range("");
+      g2_sizes.push_back(static_cast<uint32_t>(value));
+    } catch (const std::exception&) {
+      return InvalidArgumentError("--g2-gib: \"" + size +
+                                  "\" is not a size in GiB");
+    }
+  }
+  return g2_sizes;
+}
+
+// Replays every cell with every seed on `threads` threads and records each
+// run's percentages in its cell; stops at the first failure.
+Status RunCells(const std::vector<TraceNode>& nodes,
+                std::map<std::string, std::vector<TraceTask>>& task_lists,
+                const ReplayConfig& config, const std::vector<uint64_t>& seeds,
+                int threads, std::vector<Cell>& cells) {
+  struct Job {
+    size_t cell;
+    uint64_t seed;
+  };
+  std::vector<Job> jobs;
+  for (size_t c = 0; c < cells.size(); ++c) {
+    for (uint64_t seed : seeds) jobs.push_back({c, seed});
+  }
+  base::Mutex mu;
+  size_t next = 0;
+  Status failure;
+  std::vector<std::map<uint64_t, ReplayResult>> results(cells.size());
+  auto worker = [&] {
+    while (true) {
+      Job job;
+      {
+        base::MutexLock lock(mu);
+        if (next >= jobs.size() || !failure.ok()) return;
+        job = jobs[next++];
+      }
+      const Cell& cell = cells[job.cell];
+      ReplayConfig run_config = config;
+      if (cell.g2 > 0) run_config.g2_gib = cell.g2;
+      auto result = Replay(nodes, task_lists[cell.trace], run_config,
+                           cell.policy, job.seed);
+      base::MutexLock lock(mu);
+      if (!result.ok()) {
+        failure = result.status().WithContext(cell.trace);
+        return;
+      }
+      results[job.cell][job.seed] = *result;
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int i = 0; i < std::max(1, threads); ++i) pool.emplace_back(worker);
+  for (std::thread& thread : pool) thread.join();
+  if (!failure.ok()) return failure;
+  for (size_t c = 0; c < cells.size(); ++c) {
+    for (const auto& [seed, result] : results[c]) {
+      cells[c].unallocated.push_back(result.unallocated_pct);
+      cells[c].dropped.push_back(result.dropped_pct);
+    }
+  }
+  return OkStatus();
+}
+
+// One JSON object per cell and line.
+void PrintJson(const std::vector<Cell>& cells, const ReplayConfig& config,
+               const std::vector<uint64_t>& seeds) {
+  for (const Cell& cell : cells) {
+    nlohmann::ordered_json line;
+    line["trace"] = cell.trace;
+    if (config.mode == ReplayConfig::Mode::kMilli) {
+      line["g2_gib"] = nullptr;
+    } else {
+      line["g2_gib"] = cell.g2;
+    }
+    line["policy"] = std::string(ReplayPolicyName(cell.policy));
+    line["seeds"] = seeds;
+    line["unallocated_pct"] = Mean(cell.unallocated);
+    line["dropped_pct"] = Mean(cell.dropped);
+    std::printf("%s\n", line.dump().c_str());
+  }
+}
+
+// The table: a row per trace and G2 size, a column per policy.
+void PrintTable(const std::vector<Cell>& cells,
+                const std::vector<ReplayPolicy>& policies,
+                const ReplayConfig& config,
+                const std::vector<uint64_t>& seeds) {
+  std::printf(
+      "unallocated card %s %% at 100 %% arrived (mean +- sd over %zu "
+      "seeds; dropped demand %% in brackets)\n",
+      config.mode == ReplayConfig::Mode::kMilli ? "GPU (milli)" : "memory",
+      seeds.size());
+  std::printf("%-12s %-4s", "trace", "G2");
+  for (ReplayPolicy policy : policies) {
+    std::printf(" | %-24s", std::string(ReplayPolicyName(policy)).c_str());
+  }
+  std::printf("\n");
+  for (size_t c = 0; c < cells.size(); c += policies.size()) {
+    std::printf("%-12s %-4s", cells[c].trace.c_str(),
+                cells[c].g2 > 0 ? std::to_string(cells[c].g2).c_str() : "-");
+    for (size_t p = 0; p < policies.size(); ++p) {
+      const Cell& cell = cells[c + p];
+      std::printf(" | %6.2f +- %4.2f (%5.2f)   ", Mean(cell.unallocated),
+                  Deviation(cell.unallocated), Mean(cell.dropped));
+    }
+    std::printf("\n");
+  }
+}
+
 int Main(int argc, char** argv) {
   CLI::App app{
       "Replays openb traces through the extender's binpack policy "
@@ -131,122 +262,38 @@ int Main(int argc, char** argv) {
   }
   auto seeds = ParseSeeds(seeds_text);
   if (!seeds.ok()) return fail(seeds.status());
-  std::vector<ReplayPolicy> policies;
-  for (const std::string& name : Split(policies_text)) {
-    auto policy = ParseReplayPolicy(name);
-    if (!policy.ok()) return fail(policy.status());
-    policies.push_back(*policy);
-  }
-  std::vector<uint32_t> g2_sizes;
-  for (const std::string& size : Split(g2_text)) {
-    try {
-      uint64_t value = ParseWhole(size);
-      if (value == 0 || value > 1024) throw std::out_of_range("");
-      g2_sizes.push_back(static_cast<uint32_t>(value));
-    } catch (const std::exception&) {
-      return fail(InvalidArgumentError("--g2-gib: \"" + size +
-                                       "\" is not a size in GiB"));
-    }
-  }
-  if (config.mode == ReplayConfig::Mode::kMilli) g2_sizes = {0};
+  auto policies = ParsePolicies(policies_text);
+  if (!policies.ok()) return fail(policies.status());
+  auto g2_sizes = ParseG2Sizes(g2_text);
+  if (!g2_sizes.ok()) return fail(g2_sizes.status());
+  if (config.mode == ReplayConfig::Mode::kMilli) *g2_sizes = {0};
 
   auto nodes = ReadNodeList(data_dir + "/openb_node_list_gpu_node.csv");
   if (!nodes.ok()) return fail(nodes.status());
   std::map<std::string, std::vector<TraceTask>> task_lists;
   for (const std::string& trace : Split(traces)) {
-    auto tasks = ReadTaskList(data_dir + "/openb_pod_list_" + trace + ".csv");
+    auto tasks = ReadTaskList(TaskListPath(data_dir, trace));
     if (!tasks.ok()) return fail(tasks.status());
     task_lists[trace] = std::move(*tasks);
   }
 
   std::vector<Cell> cells;
   for (const std::string& trace : Split(traces)) {
-    for (uint32_t g2 : g2_sizes) {
-      for (ReplayPolicy policy : policies) {
+    for (uint32_t g2 : *g2_sizes) {
+      for (ReplayPolicy policy : *policies) {
         cells.push_back({trace, g2, policy, {}, {}});
       }
     }
   }
-  struct Job {
-    size_t cell;
-    uint64_t seed;
-  };
-  std::vector<Job> jobs;
-  for (size_t c = 0; c < cells.size(); ++c) {
-    for (uint64_t seed : *seeds) jobs.push_back({c, seed});
-  }
-  base::Mutex mu;
-  size_t next = 0;
-  Status failure;
-  std::vector<std::map<uint64_t, ReplayResult>> results(cells.size());
-  auto worker = [&] {
-    while (true) {
-      Job job;
-      {
-        base::MutexLock lock(mu);
-        if (next >= jobs.size() || !failure.ok()) return;
-        job = jobs[next++];
-      }
-      const Cell& cell = cells[job.cell];
-      ReplayConfig run_config = config;
-      if (cell.g2 > 0) run_config.g2_gib = cell.g2;
-      auto result = Replay(*nodes, task_lists[cell.trace], run_config,
-                           cell.policy, job.seed);
-      base::MutexLock lock(mu);
-      if (!result.ok()) {
-        failure = result.status().WithContext(cell.trace);
-        return;
-      }
-      results[job.cell][job.seed] = *result;
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int i = 0; i < std::max(1, threads); ++i) pool.emplace_back(worker);
-  for (std::thread& thread : pool) thread.join();
-  if (!failure.ok()) return fail(failure);
-  for (size_t c = 0; c < cells.size(); ++c) {
-    for (const auto& [seed, result] : results[c]) {
-      cells[c].unallocated.push_back(result.unallocated_pct);
-      cells[c].dropped.push_back(result.dropped_pct);
-    }
+  if (Status run = RunCells(*nodes, task_lists, config, *seeds, threads, cells);
+      !run.ok()) {
+    return fail(run);
   }
 
   if (json) {
-    for (const Cell& cell : cells) {
-      nlohmann::ordered_json line;
-      line["trace"] = cell.trace;
-      if (config.mode == ReplayConfig::Mode::kMilli) {
-        line["g2_gib"] = nullptr;
-      } else {
-        line["g2_gib"] = cell.g2;
-      }
-      line["policy"] = std::string(ReplayPolicyName(cell.policy));
-      line["seeds"] = *seeds;
-      line["unallocated_pct"] = Mean(cell.unallocated);
-      line["dropped_pct"] = Mean(cell.dropped);
-      std::printf("%s\n", line.dump().c_str());
-    }
-    return 0;
-  }
-  std::printf(
-      "unallocated card %s %% at 100 %% arrived (mean +- sd over %zu "
-      "seeds; dropped demand %% in brackets)\n",
-      config.mode == ReplayConfig::Mode::kMilli ? "GPU (milli)" : "memory",
-      seeds->size());
-  std::printf("%-12s %-4s", "trace", "G2");
-  for (ReplayPolicy policy : policies) {
-    std::printf(" | %-24s", std::string(ReplayPolicyName(policy)).c_str());
-  }
-  std::printf("\n");
-  for (size_t c = 0; c < cells.size(); c += policies.size()) {
-    std::printf("%-12s %-4s", cells[c].trace.c_str(),
-                cells[c].g2 > 0 ? std::to_string(cells[c].g2).c_str() : "-");
-    for (size_t p = 0; p < policies.size(); ++p) {
-      const Cell& cell = cells[c + p];
-      std::printf(" | %6.2f +- %4.2f (%5.2f)   ", Mean(cell.unallocated),
-                  Deviation(cell.unallocated), Mean(cell.dropped));
-    }
-    std::printf("\n");
+    PrintJson(cells, config, *seeds);
+  } else {
+    PrintTable(cells, *policies, config, *seeds);
   }
   return 0;
 }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
 namespace gcushare::contract {
 namespace {
 
@@ -18,7 +20,7 @@ nlohmann::json Pod(nlohmann::json containers,
                    nlohmann::json init = nlohmann::json()) {
   nlohmann::json pod = {{"metadata", {{"name", "p"}}},
                         {"spec", {{"containers", containers}}}};
-  if (!init.is_null()) pod["spec"]["initContainers"] = init;
+  if (!init.is_null()) pod["spec"]["initContainers"] = std::move(init);
   return pod;
 }
 

@@ -35,7 +35,9 @@ ShutdownSignal::~ShutdownSignal() {
     base::MutexLock lock(mu_);
     stopping_ = true;
   }
-  // Wake sigwait() with a signal aimed at the waiter thread only.
+  // Wake sigwait() with a signal aimed at the waiter thread only (it has
+  // SIGTERM blocked and waits for it: the signal is read, never delivered).
+  // NOLINTNEXTLINE(bugprone-bad-signal-to-kill-thread)
   pthread_kill(waiter_.native_handle(), SIGTERM);
   waiter_.join();
 }

@@ -229,7 +229,12 @@ StatusOr<ExtenderArgs> ParseExtenderArgs(std::string_view body) {
     args.nodes = std::move(list);
   }
 
-  GCUSHARE_ASSIGN_OR_RETURN(args.node_names, ReadNodeNames(body));
+  // Emplaced only when present: gcc 12 at -O2 took the move-assignment of
+  // one optional<vector> into another for a read of uninitialized memory
+  // (-Wmaybe-uninitialized, a false positive).
+  GCUSHARE_ASSIGN_OR_RETURN(std::optional<std::vector<std::string>> names,
+                            ReadNodeNames(body));
+  if (names.has_value()) args.node_names.emplace(std::move(*names));
   if (!args.nodes.has_value() && !args.node_names.has_value()) {
     return InvalidArgumentError(
         "ExtenderArgs: neither Nodes nor NodeNames given");

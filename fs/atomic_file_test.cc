@@ -193,7 +193,7 @@ TEST(AtomicFileTest, FailedRenameKeepsOldFileAndRemovesNothingElse) {
   options.before_rename = [&dir] {
     for (const std::string& name : ListDir(dir)) {
       if (name.rfind(".spec.json.tmp-", 0) == 0) {
-        unlink((dir + "/" + name).c_str());
+        unlink(std::string(dir).append("/").append(name).c_str());
       }
     }
   };

@@ -43,7 +43,7 @@ class ElectionTest : public ::testing::Test {
         [r](uint64_t term) {
           r->events.push_back("start " + std::to_string(term));
         },
-        [r] { r->events.push_back("stop"); });
+        [r] { r->events.emplace_back("stop"); });
     replicas_.push_back(std::move(replica));
     return *r;
   }

@@ -341,6 +341,54 @@ Status CheckYamlDepth(std::string_view text, std::string_view what,
   return CheckNoYamlCppLoop(text, what);
 }
 
+namespace {
+
+// CheckNoYamlCppLoop's step inside a quoted scalar quoted by `quote`, at
+// text[i]: returns the index of the last byte it consumed, and sets quote
+// to 0 when the scalar closes there.
+size_t StepInLoopQuoted(std::string_view text, size_t i, char& quote) {
+  const char c = text[i];
+  if (quote == '"' && c == '\\') return i + 1;
+  if (quote == '\'' && c == '\'' && i + 1 < text.size() &&
+      text[i + 1] == '\'') {
+    return i + 1;  // '' is a quote inside a single-quoted scalar.
+  }
+  if (c == quote) {
+    quote = 0;
+    return i;
+  }
+  return NextStop(text, i + 1,
+                  quote == '"' ? kLoopDoubleQuoted : kLoopSingleQuoted) -
+         1;
+}
+
+// Whether a "---" or "..." document marker starts at text[i] (a line start).
+bool DocumentMarkerAt(std::string_view text, size_t i) {
+  return (text.substr(i, 3) == "---" || text.substr(i, 3) == "...") &&
+         (i + 3 == text.size() || text[i + 3] == ' ' || text[i + 3] == '\n' ||
+          text[i + 3] == '\t' || text[i + 3] == '\r');
+}
+
+// Whether text[j] exists and is not a space, tab or line break.
+bool NonBlankAt(std::string_view text, size_t j) {
+  return j < text.size() &&
+         std::string_view(" \t\r\n").find(text[j]) == std::string_view::npos;
+}
+
+// "<what>: <problem> (line <line>)<after>".
+Status LoopError(std::string_view what, std::string_view problem, size_t line,
+                 std::string_view after = "") {
+  return InvalidArgumentError(std::string(what) + ": " + std::string(problem) +
+                              " (line " + std::to_string(line) + ")" +
+                              std::string(after));
+}
+
+Status NulByteError(std::string_view what, size_t line) {
+  return LoopError(what, "NUL byte", line, "; YAML must be UTF-8");
+}
+
+}  // namespace
+
 Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
   int flow = 0;    // Open [ and {.
   char quote = 0;  // Inside a quoted scalar: its quote character.
@@ -356,18 +404,12 @@ Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     const bool line_start = i == 0 || text[i - 1] == '\n';
-    if (c == '\0') {
-      return InvalidArgumentError(std::string(what) + ": NUL byte (line " +
-                                  std::to_string(line) +
-                                  "); YAML must be UTF-8");
-    }
+    if (c == '\0') return NulByteError(what, line);
     if (c == '\n') {
       ++line;
       comment = false;
       in_property = false;
-      if (plain_after_node && quote == 0 && i + 1 < text.size() &&
-          std::string_view(" \t\r\n").find(text[i + 1]) ==
-              std::string_view::npos) {
+      if (plain_after_node && quote == 0 && NonBlankAt(text, i + 1)) {
         node_ended = true;
       }
       plain_after_node = false;
@@ -378,19 +420,8 @@ Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
       continue;
     }
     if (quote != 0) {
-      if (quote == '"' && c == '\\') {
-        ++i;
-      } else if (quote == '\'' && c == '\'' && i + 1 < text.size() &&
-                 text[i + 1] == '\'') {
-        ++i;  // '' is a quote inside a single-quoted scalar.
-      } else if (c == quote) {
-        quote = 0;
-        if (flow == 0) node_ended = true;
-      } else {
-        i = NextStop(text, i + 1,
-                     quote == '"' ? kLoopDoubleQuoted : kLoopSingleQuoted) -
-            1;
-      }
+      i = StepInLoopQuoted(text, i, quote);
+      if (quote == 0 && flow == 0) node_ended = true;
       continue;
     }
     if (c == ' ' || c == '\t' || c == '\r') {
@@ -400,7 +431,9 @@ Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
     const char prev = i == 0 ? ' ' : text[i - 1];
     const bool token_start =
         prev == ' ' || prev == '\t' || prev == '\n' || prev == '\r';
-    if (c == '#' && token_start) {
+    // A comment, or a directive: the rest of the line. (Never inside an
+    // anchor or tag: a blank or a line break ended that.)
+    if ((c == '#' && token_start) || (line_start && c == '%')) {
       comment = true;
       continue;
     }
@@ -411,17 +444,10 @@ Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
       continue;
     }
     in_property = false;
-    if (line_start &&
-        (text.substr(i, 3) == "---" || text.substr(i, 3) == "...") &&
-        (i + 3 == text.size() || text[i + 3] == ' ' || text[i + 3] == '\n' ||
-         text[i + 3] == '\t' || text[i + 3] == '\r')) {
+    if (line_start && DocumentMarkerAt(text, i)) {
       expect_node = true;
       node_ended = false;
       i += 2;
-      continue;
-    }
-    if (line_start && c == '%') {  // A directive: the rest of the line.
-      comment = true;
       continue;
     }
     // The rest of such a plain scalar's line is its text ("'a'x{',\n,").
@@ -430,9 +456,7 @@ Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
       continue;
     }
     if (c == ',' && flow == 0 && (expect_node || node_ended)) {
-      return InvalidArgumentError(std::string(what) +
-                                  ": ',' outside a flow collection (line " +
-                                  std::to_string(line) + ")");
+      return LoopError(what, "',' outside a flow collection", line);
     }
     // After the root node, yaml-cpp starts a new document: an anchor, tag
     // or quoted scalar there is a root again.
@@ -442,14 +466,9 @@ Status CheckNoYamlCppLoop(std::string_view text, std::string_view what) {
       node_ended = false;
       continue;
     }
-    if ((c == '"' || c == '\'') && flow == 0 && node_ended) {
-      quote = c;
-      expect_node = false;
-      node_ended = false;
-      continue;
-    }
-    if ((c == '"' || c == '\'') && (token_start || prev == '[' || prev == '{' ||
-                                    prev == ',' || prev == ':')) {
+    if ((c == '"' || c == '\'') &&
+        ((flow == 0 && node_ended) || token_start || prev == '[' ||
+         prev == '{' || prev == ',' || prev == ':')) {
       quote = c;
       expect_node = false;
       node_ended = false;

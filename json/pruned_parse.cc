@@ -51,7 +51,9 @@ template <typename FieldResult>
 bool ReadField(FieldResult&& field_result, const FieldTree* tree,
                od::field& field, std::string_view& key, const FieldTree*& child,
                bool& kept, Failure& failure) {
-  if (!Ok(std::move(field_result).get(field), failure)) return false;
+  if (!Ok(std::forward<FieldResult>(field_result).get(field), failure)) {
+    return false;
+  }
   if (!RawText(field.key().raw(), failure.text_end, key) &&
       !Ok(field.unescaped_key().get(key), failure)) {
     return false;

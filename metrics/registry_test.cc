@@ -61,6 +61,7 @@ TEST(RegistryTest, ConcurrentIncrementsAreNotLost) {
   Registry registry;
   auto& counter = registry.AddCounter("c", "c").Get();
   std::vector<std::thread> threads;
+  threads.reserve(4);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 10000; ++i) counter.Increment();

@@ -27,7 +27,7 @@
 # Builds in an output base of its own: the C++ toolchain is re-detected
 # for clang-14 there, which would otherwise evict the gcc build's outputs.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 which=all
 seconds=
@@ -56,9 +56,7 @@ out_root=${FUZZ_OUT:-/tmp/gcushare-fuzz}
 record=${FUZZ_RECORD:-fuzz/campaigns.tsv}
 output_base=${FUZZ_OUTPUT_BASE:-$HOME/.cache/bazel-gcushare-fuzz/$(pwd | md5sum | cut -c1-8)}
 
-for tool in clang-14; do
-  command -v "$tool" >/dev/null || { echo "fuzz: $tool missing; run scripts/setup.sh" >&2; exit 1; }
-done
+command -v clang-14 >/dev/null || { echo "fuzz: clang-14 missing; run scripts/setup.sh" >&2; exit 1; }
 [[ -e /usr/lib/llvm-14/lib/libFuzzer.a ]] || { echo "fuzz: libfuzzer-14-dev missing; run scripts/setup.sh" >&2; exit 1; }
 
 mapfile -t all < <(sed -n 's/^    name = "\([a-z_]*\)",$/\1/p' fuzz/BUILD | grep -vxE 'dictionary|mutator|replay_main|replay_support_test')
@@ -94,6 +92,7 @@ bin=$(bazel --output_base="$output_base" info --config=fuzz bazel-bin 2>/dev/nul
 # ends the script without starting the next target.
 stop=0
 fuzzer_pid=
+# shellcheck disable=SC2317  # called by the trap below
 on_stop() {
   stop=1
   [[ -n $fuzzer_pid ]] && kill -TERM "$fuzzer_pid" 2>/dev/null

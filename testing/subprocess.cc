@@ -18,6 +18,7 @@ using Clock = std::chrono::steady_clock;
 
 std::vector<char*> ToArgv(const std::vector<std::string>& argv) {
   std::vector<char*> out;
+  out.reserve(argv.size() + 1);
   for (const std::string& a : argv) out.push_back(const_cast<char*>(a.c_str()));
   out.push_back(nullptr);
   return out;

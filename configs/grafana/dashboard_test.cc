@@ -118,8 +118,7 @@ TEST_F(DashboardTest, ShowsWhatTheIssueAsksFor) {
         "gcushare_node_memory_used_units",
         "gcushare_extender_request_duration_seconds_bucket",
         "gcushare_extender_bind_failures_total",
-        "gcushare_nri_create_container_duration_seconds_"
-        "bucket"}) {
+        "gcushare_nri_create_container_duration_seconds_bucket"}) {
     EXPECT_TRUE(used.count(name)) << name;
   }
 }

@@ -3,6 +3,7 @@
 # can fail: a copy with one byte of the layer changed, and one whose
 # index names another digest, are refused.
 set -euo pipefail
+# shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 check=$(dirname "$0")/check_archive.sh
 
@@ -18,6 +19,7 @@ layer=$work/oci/blobs/sha256/$(jq -r '.layers[0].digest' "$manifest" | cut -d: -
 # Flip one byte in the middle of the layer.
 offset=$(($(stat -c %s "$layer") / 2))
 byte=$(od -An -tu1 -j "$offset" -N1 "$layer" | tr -d ' ')
+# shellcheck disable=SC2059  # the format is the byte's octal escape itself
 printf "$(printf '\\%03o' $(((byte + 1) % 256)))" | dd of="$layer" bs=1 seek="$offset" conv=notrunc status=none
 (cd "$work/oci" && tar -cf "$work/corrupt.tar" .)
 if out=$(bash "$check" "$work/corrupt.tar" "$DOCKER_ARCHIVE" "$VERSION" "$DIGEST" 2>&1); then

@@ -5,6 +5,7 @@
 # and with image.digest pinned to the release's digest) is one the image
 # archives hold. A name the archives do not hold fails the test.
 set -euo pipefail
+# shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
 HELM=$(readlink -f "$(dirname "$0")/../../tools/helm/bin/helm" 2>/dev/null || true)
@@ -38,9 +39,9 @@ check_images() {  # label, then `helm template` arguments
   [[ -n "$images" ]] || fail "$label: renders no image"
   for image in $images; do
     grep -qxF "$(normalize "$image")" <<<"$held" ||
-      fail "$label names image '$image', which the archives do not hold (they hold: $(echo $held))"
+      fail "$label names image '$image', which the archives do not hold (they hold: ${held//$'\n'/ })"
   done
-  pass "$label: $(echo $images)"
+  pass "$label: ${images//$'\n'/ }"
 }
 
 for chart in gcushare-device-plugin gcushare-scheduler-extender; do

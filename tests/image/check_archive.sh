@@ -81,7 +81,7 @@ awk '$2 != "0/0" { print "not root-owned: " $0; bad = 1 } END { exit bad }' "$di
 [[ "$(awk '{ print $4 " " $5 }' "$dir/files" | sort -u | wc -l)" == 1 ]] || fault "files carry different mtimes"
 awk '{ print $6 }' "$dir/files" | sed 's|^\./||; s|/$||' >"$dir/paths"
 unexpected=$(grep -vE '^(usr|usr/bin|usr/bin/[^/]+|etc|etc/ssl|etc/ssl/certs|etc/ssl/certs/ca-certificates\.crt|(usr/)?lib(64|/x86_64-linux-gnu)?(/[^/]+\.so[^/]*)?)$' "$dir/paths" || true)
-[[ -z "$unexpected" ]] || fault "unexpected files in the image: $(echo $unexpected)"
+[[ -z "$unexpected" ]] || fault "unexpected files in the image: ${unexpected//$'\n'/ }"
 for b in gcushare-scheduler-extender gcushare-config-manager gcushare-device-plugin \
   gcushare-nri-plugin gcushare-cdi kubectl-inspect-gcushare gcushare-dra-driver; do
   grep -qx "usr/bin/$b" "$dir/paths" || fault "usr/bin/$b is missing"

@@ -10,6 +10,7 @@
 # containers here: no snapshotter can mount, or runc cannot create
 # namespaces.
 set -euo pipefail
+# shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
 FAKE_CARDS=$(readlink -f "$(dirname "$0")/../../configs/fake-cards.yaml")

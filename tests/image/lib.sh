@@ -1,3 +1,5 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034  # the variables are for the tests that source it
 # Sourced by the image tests: finds the archives scripts/image.sh wrote.
 # The tests do not build the image (a second, -c opt compile): scripts/test.sh
 # runs scripts/image.sh once and passes its output directory as
@@ -12,8 +14,9 @@ IMAGE_DIR=${GCUSHARE_IMAGE_DIR:-}
 [[ -n "$IMAGE_DIR" && -d "$IMAGE_DIR" ]] ||
   fail "GCUSHARE_IMAGE_DIR='$IMAGE_DIR' is not a directory: run scripts/image.sh, then bazel test --test_env=GCUSHARE_IMAGE_DIR=\$PWD/out/image (scripts/test.sh does both)"
 digest_files=("$IMAGE_DIR"/gcushare-*.digest)
-((${#digest_files[@]} == 1)) && [[ -f "${digest_files[0]}" ]] ||
+if ((${#digest_files[@]} != 1)) || [[ ! -f "${digest_files[0]}" ]]; then
   fail "want exactly one gcushare-<version>.digest in $IMAGE_DIR, found: ${digest_files[*]}"
+fi
 VERSION=$(basename "${digest_files[0]}" .digest)
 VERSION=${VERSION#gcushare-}
 DIGEST=$(cat "${digest_files[0]}")
