@@ -109,7 +109,7 @@ TEST(YamlTextTest, EmitToWriteRefusesWhatWouldNotReadBack) {
 // bytes yaml-cpp takes for an encoding mark ("\xff\xfe": UTF-16) made the
 // written file unreadable; UTF-8's mark would have been dropped from it.
 TEST(YamlTextTest, FirstKeyIsNotReadAsAnEncodingMark) {
-  for (const std::string key :
+  for (const std::string& key :
        {std::string("\xff\xfe\xff\xffk"), std::string("\xfe\xffk"),
         std::string("\xef\xbb\xbfk"), std::string("\xc3\xa9t\xc3\xa9")}) {
     auto node = ParseYamlMap("# comment\n" + key + ": 1\nb: 2\n", "t");
@@ -118,7 +118,9 @@ TEST(YamlTextTest, FirstKeyIsNotReadAsAnEncodingMark) {
     const std::string out = EmitYaml(*node);
     // Written plain, the key would begin the file ("\xef\xbb\xbf" goes
     // out escaped, "\ufeff").
-    if (key[0] != '\xef') EXPECT_EQ(out.rfind("---\n", 0), 0u) << out;
+    if (key[0] != '\xef') {
+      EXPECT_EQ(out.rfind("---\n", 0), 0u) << out;
+    }
     auto again = ParseYamlMap(out, "out");
     ASSERT_TRUE(again.ok()) << again.status().ToString() << "\n" << out;
     ASSERT_EQ(again->size(), 2u) << out;

@@ -18,8 +18,10 @@ mkdir -p "$fixture/docs" "$fixture/a" "$fixture/third_party"
 printf '%s\n' '# Wire facts' '## 1. One' '### 1.2 Two' '### 1.4 Four' \
   '## 3. Three' '### 3.5 Binding' '## 4. NRI' '### 4.2 Services' \
   '### 4.3 Events' >"$fixture/docs/protocols.md"
+# shellcheck disable=SC2016  # Markdown backticks, literal on purpose.
 printf '%s\n' '# Contracts' '' '```sh' '# Not a heading' '```' \
   '## Node label and annotations' '## `Flags`' >"$fixture/docs/contracts.md"
+# shellcheck disable=SC2016  # Markdown backticks, literal on purpose.
 printf '%s\n' '# Architecture' '' '## Folders' '' '| `a/` | code |' \
   '| `docs/` | documents |' '| `third_party/` | others |' \
   '| `later/` | a folder the tree does not have yet |' '' '## Next' \

@@ -251,7 +251,8 @@ TEST(CodecConformanceTest, ErrorResponsesRoundTripThroughThePluginsEnvelope) {
 }
 
 TEST(CodecConformanceTest, BadInputIsAnErrorNotACrash) {
-  EXPECT_FALSE(DecodeTtrpcRequest("\x0a\x05ab").ok());    // Truncated.
+  EXPECT_FALSE(
+      DecodeTtrpcRequest(std::string("\x0a\x05") + "ab").ok());  // Truncated.
   EXPECT_FALSE(DecodeTtrpcRequest("\x08").ok());          // Truncated varint.
   EXPECT_FALSE(DecodeTtrpcRequest("\x20\x01\x0b").ok());  // Wire type 3.
   EXPECT_FALSE(DecodeTtrpcRequest("\x08\x01").ok());      // service as varint.
