@@ -68,6 +68,7 @@ class Counter {
 TEST(MutexTest, ExcludesConcurrentWriters) {
   Counter counter;
   std::vector<std::thread> threads;
+  threads.reserve(4);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 10000; ++i) counter.Add();
