@@ -12,41 +12,39 @@
 namespace gcushare::base {
 namespace {
 
-// True when another thread can take `mu` now (it is not held).
-bool FreeElsewhere(Mutex& mu) {
+// True when another thread can take a lock now: `try_lock` tries it (and
+// `unlock` releases it after a success). The analysis cannot follow a lock
+// taken in one callable and released in another: they opt out.
+template <typename TryLock, typename Unlock>
+bool TakenElsewhere(TryLock try_lock, Unlock unlock) {
   bool acquired = false;
   std::thread other([&] {
-    if (mu.TryLock()) {
+    if (try_lock()) {
       acquired = true;
-      mu.Unlock();
+      unlock();
     }
   });
   other.join();
   return acquired;
 }
 
+// True when another thread can take `mu` now (it is not held).
+bool FreeElsewhere(Mutex& mu) {
+  return TakenElsewhere([&]()
+                            NO_THREAD_SAFETY_ANALYSIS { return mu.TryLock(); },
+                        [&]() NO_THREAD_SAFETY_ANALYSIS { mu.Unlock(); });
+}
+
 // True when another thread can take `mu` for writing / reading now.
 bool WritableElsewhere(SharedMutex& mu) {
-  bool acquired = false;
-  std::thread other([&] {
-    if (mu.TryLock()) {
-      acquired = true;
-      mu.Unlock();
-    }
-  });
-  other.join();
-  return acquired;
+  return TakenElsewhere([&]()
+                            NO_THREAD_SAFETY_ANALYSIS { return mu.TryLock(); },
+                        [&]() NO_THREAD_SAFETY_ANALYSIS { mu.Unlock(); });
 }
 bool ReadableElsewhere(SharedMutex& mu) {
-  bool acquired = false;
-  std::thread other([&] {
-    if (mu.ReaderTryLock()) {
-      acquired = true;
-      mu.ReaderUnlock();
-    }
-  });
-  other.join();
-  return acquired;
+  return TakenElsewhere(
+      [&]() NO_THREAD_SAFETY_ANALYSIS { return mu.ReaderTryLock(); },
+      [&]() NO_THREAD_SAFETY_ANALYSIS { mu.ReaderUnlock(); });
 }
 
 class Counter {

@@ -14,6 +14,8 @@ if [[ ${1:-} == --check ]]; then
   shift
 fi
 here=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)
+# shellcheck source=tools/format/tree_files.sh
+source "$here/tree_files.sh"
 root=${1:-$here/../..}
 buildifier=$here/bin/buildifier
 if [[ ! -x "$buildifier" ]]; then
@@ -24,14 +26,9 @@ if [[ ! -x "$buildifier" ]]; then
 fi
 cd "$root"
 
-if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  mapfile -t candidates < <(git ls-files --cached --others --exclude-standard | sort -u)
-else
-  mapfile -t candidates < <(find . -path ./bazel-\* -prune -o -type f -print | sed 's|^\./||' | sort)
-fi
+mapfile -t candidates < <(tree_files)
 files=()
 for f in "${candidates[@]}"; do
-  [[ -f "$f" && "$f" != third_party/* ]] || continue
   case "${f##*/}" in
     BUILD | BUILD.bazel | WORKSPACE | WORKSPACE.bazel | *.bzl) files+=("$f") ;;
   esac

@@ -5,19 +5,17 @@
 # non-zero, listing the findings, when shellcheck has any.
 # Usage: tools/format/shellcheck.sh [root]
 set -euo pipefail
-root=${1:-$(dirname "$0")/../..}
+here=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)
+# shellcheck source=tools/format/tree_files.sh
+source "$here/tree_files.sh"
+root=${1:-$here/../..}
 cd "$root"
 
 command -v shellcheck >/dev/null || { echo "shellcheck missing: run scripts/setup.sh" >&2; exit 1; }
 
-if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  mapfile -t candidates < <(git ls-files --cached --others --exclude-standard | sort -u)
-else
-  mapfile -t candidates < <(find . -path ./bazel-\* -prune -o -type f -print | sed 's|^\./||' | sort)
-fi
+mapfile -t candidates < <(tree_files)
 files=()
 for f in "${candidates[@]}"; do
-  [[ -f "$f" && "$f" != third_party/* ]] || continue
   if [[ "$f" == *.sh ]] || head -n 1 "$f" | grep -qE '^#!.*[/ ](ba)?sh( |$)'; then
     files+=("$f")
   fi

@@ -8,6 +8,8 @@ set -euo pipefail
 runfiles="${TEST_SRCDIR}/${TEST_WORKSPACE}"
 check="$runfiles/tools/format/shellcheck.sh"
 root=$(dirname "$(readlink -f "$runfiles/.shellcheckrc")")
+# shellcheck source=tools/format/check_fixture.sh
+source "$root/tools/format/check_fixture.sh"
 
 # 1. The check must fail on a finding, naming the file, and pass without it.
 fixture="${TEST_TMPDIR:-/tmp}/shellcheck_fixture"
@@ -18,17 +20,7 @@ printf '#!/usr/bin/env bash\necho "fine"\n' >"$fixture/scripts/good.sh"
 printf '#!/bin/sh\ncd /tmp\n' >"$fixture/third_party/ignored.sh"
 # shellcheck disable=SC2016  # the fixture script is meant literally
 printf '#!/usr/bin/env bash\nset -eu\nx=$1\nrm -rf $x/*\n' >"$fixture/.ci/run"
-if out=$("$check" "$fixture" 2>&1); then
-  echo "FAIL: the check accepted an unquoted variable in .ci/run" >&2
-  exit 1
-fi
-grep -qF ".ci/run:4:" <<<"$out" || { echo "FAIL: expected .ci/run:4 in:" >&2; echo "$out" >&2; exit 1; }
-if grep -qF "third_party" <<<"$out"; then
-  echo "FAIL: the check read third_party/:" >&2
-  echo "$out" >&2
-  exit 1
-fi
-echo "ok: a finding in a script without .sh is caught"
+expect_caught "a finding in a script without .sh" ".ci/run:4:" "$check" "$fixture"
 # shellcheck disable=SC2016  # the fixture script is meant literally
 printf '#!/usr/bin/env bash\nset -eu\nx=$1\nrm -rf "${x:?}"/*\n' >"$fixture/.ci/run"
 "$check" "$fixture" >/dev/null || {
