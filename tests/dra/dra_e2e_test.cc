@@ -173,7 +173,9 @@ TEST_F(DraE2eTest, DriverRestartKeepsPreparedClaims) {
   for (bool kill : {false, true}) {
     auto stopped = c.StopDriver(kill);
     ASSERT_TRUE(stopped.ok()) << stopped.status();
-    if (!kill) EXPECT_EQ(stopped->exit_code, 0) << stopped->out;
+    if (!kill) {
+      EXPECT_EQ(stopped->exit_code, 0) << stopped->out;
+    }
     ASSERT_TRUE(c.StartDriver().ok());
     ASSERT_TRUE(c.WaitFor([&] {
       for (const auto& p : c.kubelet().View().plugins) {
