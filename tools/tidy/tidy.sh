@@ -10,6 +10,8 @@
 #   of the tree but third_party/. TIDY_JOBS (default 2) files at a time.
 # Exits non-zero, printing the findings, when there is any.
 set -euo pipefail
+# shellcheck source=tools/format/tree_files.sh
+source "$(dirname "$(readlink -f "$0")")/../format/tree_files.sh"
 root=$(dirname "$0")/../..
 if [[ ${1:-} == --root ]]; then
   root=$2
@@ -20,15 +22,7 @@ cd "$root"
 tidy=${CLANG_TIDY:-clang-tidy-14}
 command -v "$tidy" >/dev/null || { echo "$tidy missing: run scripts/setup.sh" >&2; exit 1; }
 
-if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  mapfile -t all < <(git ls-files --cached --others --exclude-standard | sort -u)
-else
-  mapfile -t all < <(find . -path ./bazel-\* -prune -o -type f -print | sed 's|^\./||' | sort)
-fi
-ours=()
-for f in "${all[@]}"; do
-  [[ -f "$f" && "$f" != third_party/* && "$f" != bazel-* ]] && ours+=("$f")
-done
+mapfile -t ours < <(tree_files)
 
 # The .cc files asked for.
 files=()
