@@ -49,7 +49,7 @@ class VendorClassTest : public ::testing::TestWithParam<NameCase> {};
 
 TEST_P(VendorClassTest, VendorAndClassShareTheRule) {
   const NameCase& c = GetParam();
-  for (Status status :
+  for (const Status& status :
        {ValidateVendorName(c.text), ValidateClassName(c.text)}) {
     EXPECT_EQ(status.ok(), c.valid) << c.text << ": " << status;
     if (!c.valid) {

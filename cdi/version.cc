@@ -137,8 +137,11 @@ RequiredVersion RequiredVersionFor(const Json& spec) {
           name && name->is_string()) {
         const std::string& text = name->get_ref<const std::string&>();
         if (!text.empty() && !IsAsciiLetter(text.front())) {
-          need.Need("0.5.0", where + ".name \"" + text +
-                                 "\" does not start with a letter");
+          std::string reason = where;
+          reason.append(".name \"")
+              .append(text)
+              .append("\" does not start with a letter");
+          need.Need("0.5.0", std::move(reason));
         }
       }
       if (const Json* annotations = Member(device, "annotations");

@@ -187,47 +187,87 @@ size_t FramedHttpServer::Charged(const Connection& c) const {
   return request + c.handling_bytes + (c.out.size() - c.written);
 }
 
+Clock::time_point FramedHttpServer::FillPollSet(std::vector<pollfd>& fds,
+                                                std::vector<uint64_t>& ids) {
+  fds.assign(
+      {{wake_read_, POLLIN, 0},
+       {listen_fd_, static_cast<short>(accept_paused_ ? 0 : POLLIN), 0}});
+  ids.assign({0, 0});
+  Clock::time_point next = Clock::now() + std::chrono::seconds(60);
+  for (auto& [id, c] : connections_) {
+    using Phase = Connection::Phase;
+    short events = 0;
+    Clock::time_point due = Clock::time_point::max();
+    switch (c.phase) {
+      case Phase::kIdle:
+        events = POLLIN;
+        due = c.last_read + options_.read_timeout;
+        break;
+      case Phase::kHead:
+      case Phase::kBody:
+        events = POLLIN;
+        due = std::min(c.deadline, c.last_read + options_.read_timeout);
+        break;
+      case Phase::kHandling:
+        break;
+      case Phase::kWriting:
+        events = POLLOUT;
+        due = c.deadline;
+        break;
+      case Phase::kDraining:
+        events = POLLIN;
+        due = c.deadline;
+        break;
+    }
+    next = std::min(next, due);
+    // With a worker, the connection is left out (-1: poll skips it);
+    // otherwise a client that reset it would report POLLHUP on every
+    // round until the answer is ready.
+    fds.push_back({events == 0 ? -1 : c.fd, events, 0});
+    ids.push_back(id);
+  }
+  return next;
+}
+
+void FramedHttpServer::Serve(Connection& c, short revents,
+                             Clock::time_point now) {
+  using Phase = Connection::Phase;
+  const bool readable = revents & (POLLIN | POLLHUP | POLLERR);
+  if (c.phase == Phase::kWriting && (revents & (POLLOUT | POLLHUP | POLLERR))) {
+    if (!WriteTo(c)) c.dead = true;
+  } else if (readable && c.phase != Phase::kHandling &&
+             c.phase != Phase::kWriting) {
+    if (!ReadFrom(c)) {
+      c.dead = true;
+    } else {
+      Advance(c);
+    }
+  }
+  if (c.dead) return;
+  // Deadlines.
+  if (c.phase == Phase::kIdle && now >= c.last_read + options_.read_timeout) {
+    c.dead = true;
+  } else if ((c.phase == Phase::kHead || c.phase == Phase::kBody) &&
+             (now >= c.deadline ||
+              now >= c.last_read + options_.read_timeout)) {
+    const bool head = c.phase == Phase::kHead;
+    const auto limit = now >= c.deadline ? (head ? options_.head_timeout
+                                                 : options_.body_timeout)
+                                         : options_.read_timeout;
+    Refuse(c, 408,
+           std::string(head ? "request head" : "request body") +
+               " not received within " + std::to_string(limit.count()) + " ms");
+  } else if ((c.phase == Phase::kWriting || c.phase == Phase::kDraining) &&
+             now >= c.deadline) {
+    c.dead = true;
+  }
+}
+
 void FramedHttpServer::IoLoop() {
   std::vector<pollfd> fds;
   std::vector<uint64_t> ids;
   while (!stopping_) {
-    fds.assign(
-        {{wake_read_, POLLIN, 0},
-         {listen_fd_, static_cast<short>(accept_paused_ ? 0 : POLLIN), 0}});
-    ids.assign({0, 0});
-    Clock::time_point next = Clock::now() + std::chrono::seconds(60);
-    for (auto& [id, c] : connections_) {
-      using Phase = Connection::Phase;
-      short events = 0;
-      Clock::time_point due = Clock::time_point::max();
-      switch (c.phase) {
-        case Phase::kIdle:
-          events = POLLIN;
-          due = c.last_read + options_.read_timeout;
-          break;
-        case Phase::kHead:
-        case Phase::kBody:
-          events = POLLIN;
-          due = std::min(c.deadline, c.last_read + options_.read_timeout);
-          break;
-        case Phase::kHandling:
-          break;
-        case Phase::kWriting:
-          events = POLLOUT;
-          due = c.deadline;
-          break;
-        case Phase::kDraining:
-          events = POLLIN;
-          due = c.deadline;
-          break;
-      }
-      next = std::min(next, due);
-      // With a worker, the connection is left out (-1: poll skips it);
-      // otherwise a client that reset it would report POLLHUP on every
-      // round until the answer is ready.
-      fds.push_back({events == 0 ? -1 : c.fd, events, 0});
-      ids.push_back(id);
-    }
+    const Clock::time_point next = FillPollSet(fds, ids);
     auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(
                     next - Clock::now())
                     .count() +
@@ -244,41 +284,7 @@ void FramedHttpServer::IoLoop() {
     const Clock::time_point now = Clock::now();
     for (size_t i = 2; i < fds.size(); ++i) {
       auto it = connections_.find(ids[i]);
-      if (it == connections_.end()) continue;
-      Connection& c = it->second;
-      using Phase = Connection::Phase;
-      const bool readable = fds[i].revents & (POLLIN | POLLHUP | POLLERR);
-      if (c.phase == Phase::kWriting &&
-          (fds[i].revents & (POLLOUT | POLLHUP | POLLERR))) {
-        if (!WriteTo(c)) c.dead = true;
-      } else if (readable && c.phase != Phase::kHandling &&
-                 c.phase != Phase::kWriting) {
-        if (!ReadFrom(c)) {
-          c.dead = true;
-        } else {
-          Advance(c);
-        }
-      }
-      if (c.dead) continue;
-      // Deadlines.
-      if (c.phase == Phase::kIdle &&
-          now >= c.last_read + options_.read_timeout) {
-        c.dead = true;
-      } else if ((c.phase == Phase::kHead || c.phase == Phase::kBody) &&
-                 (now >= c.deadline ||
-                  now >= c.last_read + options_.read_timeout)) {
-        const bool head = c.phase == Phase::kHead;
-        const auto limit = now >= c.deadline ? (head ? options_.head_timeout
-                                                     : options_.body_timeout)
-                                             : options_.read_timeout;
-        Refuse(c, 408,
-               std::string(head ? "request head" : "request body") +
-                   " not received within " + std::to_string(limit.count()) +
-                   " ms");
-      } else if ((c.phase == Phase::kWriting || c.phase == Phase::kDraining) &&
-                 now >= c.deadline) {
-        c.dead = true;
-      }
+      if (it != connections_.end()) Serve(it->second, fds[i].revents, now);
     }
     std::vector<uint64_t> dead;
     for (auto& [id, c] : connections_) {

@@ -26,6 +26,8 @@
 #ifndef GCUSHARE_HTTP_FRAMED_HTTP_SERVER_H_
 #define GCUSHARE_HTTP_FRAMED_HTTP_SERVER_H_
 
+#include <poll.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -88,6 +90,13 @@ class FramedHttpServer {
   };
 
   void IoLoop();
+  // Fills the poll set: the wake pipe, the listener, then one entry per
+  // connection (ids[i] names fds[i]'s). Returns the earliest deadline.
+  std::chrono::steady_clock::time_point FillPollSet(std::vector<pollfd>& fds,
+                                                    std::vector<uint64_t>& ids);
+  // One connection's round: its I/O for `revents`, then its deadlines.
+  void Serve(Connection& c, short revents,
+             std::chrono::steady_clock::time_point now);
   void WorkerLoop();
   void Accept();
   // Reads what the socket has; false when the connection is gone.

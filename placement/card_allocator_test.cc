@@ -7,6 +7,7 @@ namespace {
 
 std::vector<CardUsage> Node(int count, uint64_t total) {
   std::vector<CardUsage> cards;
+  cards.reserve(count);
   for (int i = 0; i < count; ++i) {
     cards.push_back({static_cast<uint32_t>(i), total, 0, true, false});
   }

@@ -8,8 +8,9 @@
 # Without arguments (as CI runs it) the whole suite runs, then the libraries'
 # unit tests again under ASan+UBSan (SANITIZED_UNIT_TESTS below); set
 # GCUSHARE_SKIP_SANITIZED=1 to leave that second pass out. A full run ends
-# with the clang thread-safety build (run_clang_tsa below), counted as one
-# more result; GCUSHARE_SKIP_CLANG_TSA=1 leaves it out.
+# with clang-tidy over every C++ source (run_clang_tidy below) and the clang
+# thread-safety build (run_clang_tsa below), counted as one more result each;
+# GCUSHARE_SKIP_CLANG_TIDY=1 or GCUSHARE_SKIP_CLANG_TSA=1 leaves one out.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
@@ -75,6 +76,33 @@ if ((full_run)) && [[ ${GCUSHARE_SKIP_SANITIZED:-0} != 1 ]]; then
   run_tests --config=asan --config=ubsan "${SANITIZED_UNIT_TESTS[@]}"
 fi
 
+# Runs clang-tidy (the root .clang-tidy) over every C++ source of ours: the
+# clang_tidy aspect of tools/tidy/tidy.bzl (.bazelrc build:tidy), one cached
+# action per file, so only changed files and their dependents' files are
+# checked again. Then tools/tidy/unchecked.sh proves every .cc file of the
+# tree was checked. Adds one result, "clang-tidy", to passed or failed.
+run_clang_tidy() {
+  local ok=1 bin missing
+  bazel build --config=tidy --keep_going -- //... -//third_party/... || ok=0
+  if ((ok)); then
+    bin=$(bazel info bazel-bin 2>/dev/null)
+    if ! missing=$(bash tools/tidy/unchecked.sh "$bin"); then
+      echo "clang-tidy: no target checked these files (is their target tagged" >&2
+      echo "\"manual\", or the file in no target?):" >&2
+      printf '%s\n' "$missing" >&2
+      ok=0
+    fi
+  fi
+  if ((ok)); then
+    echo "clang-tidy: PASSED"
+    passed=$((passed + 1))
+  else
+    echo "clang-tidy: FAILED (see the findings above)" >&2
+    failed=$((failed + 1))
+    status=1
+  fi
+}
+
 # Builds our libraries and daemons with clang-14 and -Werror=thread-safety
 # (.bazelrc build:clang-tsa: GUARDED_BY/REQUIRES of base/thread_annotations.h
 # are checked) and adds one result, "clang thread-safety build", to passed or
@@ -110,6 +138,10 @@ run_clang_tsa() {
   bazel --output_base="$output_base" shutdown
 }
 
+if ((full_run)) && [[ ${GCUSHARE_SKIP_CLANG_TIDY:-0} != 1 ]]; then
+  echo "--- clang-tidy over every C++ source ---"
+  run_clang_tidy
+fi
 if ((full_run)) && [[ ${GCUSHARE_SKIP_CLANG_TSA:-0} != 1 ]]; then
   echo "--- the clang thread-safety build ---"
   run_clang_tsa

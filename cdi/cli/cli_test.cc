@@ -39,11 +39,12 @@ std::string EightCardsYaml() {
 
 std::vector<std::string> SeventeenNames() {
   std::vector<std::string> names;
+  names.reserve(17);
   for (int i = 0; i < 8; ++i) {
     names.push_back("enflame.com/gcu=" + std::to_string(i));
   }
   for (int i = 0; i < 8; ++i) names.push_back("enflame.com/gcu=" + Uuid(i));
-  names.push_back("enflame.com/gcu=all");
+  names.emplace_back("enflame.com/gcu=all");
   return names;
 }
 

@@ -64,7 +64,7 @@ status=0
 # shellcheck disable=SC2016  # the inner script expands its own arguments
 printf '%s\0' "${files[@]}" |
   xargs -0 -P "${TIDY_JOBS:-2}" -n 1 sh -c '
-    out=$("$0" --quiet --header-filter="$1" "$3" -- -x c++ -std=c++20 -I. -I"$2" 2>&1) && exit 0
+    out=$("$0" --quiet --header-filter="$1" "$3" -- -x c++ -std=c++20 -DCPPHTTPLIB_OPENSSL_SUPPORT -I. -I"$2" 2>&1) && exit 0
     printf "%s\n" "$out" | grep -v "warnings\{0,1\} generated\.$"
     exit 1
   ' "$tidy" "$header_filter" "$work/gen" >"$work/out" 2>&1 || status=$?
