@@ -65,8 +65,8 @@ echo "ok: a clean file passes and gets its .ok"
 unchecked="$runfiles/tools/tidy/unchecked.sh"
 cov="${TEST_TMPDIR:-/tmp}/tidy_coverage"
 rm -rf "$cov"
-mkdir -p "$cov/tree/k" "$cov/tree/third_party" "$cov/bin/k/_clang_tidy/t/k" "$cov/bin/_clang_tidy/r"
-touch "$cov/tree/top.cc" "$cov/tree/k/a.cc" "$cov/tree/k/b.cc" "$cov/tree/k/a.h" "$cov/tree/third_party/x.cc"
+mkdir -p "$cov/tree/k/testdata" "$cov/tree/third_party" "$cov/bin/k/_clang_tidy/t/k" "$cov/bin/_clang_tidy/r"
+touch "$cov/tree/k/testdata/fixture.cc" "$cov/tree/top.cc" "$cov/tree/k/a.cc" "$cov/tree/k/b.cc" "$cov/tree/k/a.h" "$cov/tree/third_party/x.cc"
 touch "$cov/bin/k/_clang_tidy/t/k/a.cc.ok" "$cov/bin/_clang_tidy/r/top.cc.ok"
 if out=$(cd "$cov/tree" && "$unchecked" "$cov/bin"); then
   echo "FAIL: unchecked.sh passed with k/b.cc unchecked" >&2
