@@ -76,6 +76,18 @@ if ((full_run)) && [[ ${GCUSHARE_SKIP_SANITIZED:-0} != 1 ]]; then
   run_tests --config=asan --config=ubsan "${SANITIZED_UNIT_TESTS[@]}"
 fi
 
+# Adds one named result to passed or failed: record NAME OK [WHY], OK 1 or 0.
+record() {
+  if (($2)); then
+    echo "$1: PASSED"
+    passed=$((passed + 1))
+  else
+    echo "$1: FAILED (${3:-see above})" >&2
+    failed=$((failed + 1))
+    status=1
+  fi
+}
+
 # Runs clang-tidy (the root .clang-tidy) over every C++ source of ours: the
 # clang_tidy aspect of tools/tidy/tidy.bzl (.bazelrc build:tidy), one cached
 # action per file, so only changed files and their dependents' files are
@@ -93,14 +105,7 @@ run_clang_tidy() {
       ok=0
     fi
   fi
-  if ((ok)); then
-    echo "clang-tidy: PASSED"
-    passed=$((passed + 1))
-  else
-    echo "clang-tidy: FAILED (see the findings above)" >&2
-    failed=$((failed + 1))
-    status=1
-  fi
+  record clang-tidy "$ok" "see the findings above"
 }
 
 # Builds our libraries and daemons with clang-14 and -Werror=thread-safety
@@ -121,19 +126,12 @@ run_clang_tsa() {
   mapfile -t targets < <(bazel query --noshow_progress \
     'kind("cc_library", //...) + (kind("cc_binary", //...) except attr("testonly", "1", //...))' 2>/dev/null)
   if ((${#targets[@]} == 0)); then
-    echo "clang thread-safety build: FAILED (bazel query listed no targets)" >&2
-    failed=$((failed + 1))
-    status=1
+    record "clang thread-safety build" 0 "bazel query listed no targets"
     return
   fi
-  if bazel --output_base="$output_base" build --config=clang-tsa --keep_going -- "${targets[@]}"; then
-    echo "clang thread-safety build: PASSED"
-    passed=$((passed + 1))
-  else
-    echo "clang thread-safety build: FAILED (see the errors above)" >&2
-    failed=$((failed + 1))
-    status=1
-  fi
+  local ok=1
+  bazel --output_base="$output_base" build --config=clang-tsa --keep_going -- "${targets[@]}" || ok=0
+  record "clang thread-safety build" "$ok" "see the errors above"
   # Its server is not needed again this run.
   bazel --output_base="$output_base" shutdown
 }
