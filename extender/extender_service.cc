@@ -255,6 +255,7 @@ HttpReply ExtenderService::PrioritizePlain(std::string_view body) const {
     scores.emplace_back(name, 0);
   });
   std::vector<std::array<double, 3>> levels;
+  levels.reserve(ranked.size());
   for (const auto& [at, rank] : ranked) levels.push_back(rank);
   std::sort(levels.begin(), levels.end(), std::greater<>());
   levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
