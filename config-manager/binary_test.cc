@@ -134,7 +134,7 @@ TEST(ConfigManagerBinaryTest, SigtermKeepsTheExtenderRestoreIsForUninstall) {
 
   ChildProcess child;
   std::vector<std::string> args = host.Args("run");
-  args.push_back("--resync-period=1");
+  args.emplace_back("--resync-period=1");
   ASSERT_TRUE(child.Start(args).ok());
   ASSERT_TRUE(child
                   .WaitForOutput("kube-scheduler now calls the extender",

@@ -74,76 +74,23 @@ StatusOr<ApplyResult> ConfigManager::Apply() {
   }
   GCUSHARE_ASSIGN_OR_RETURN(ManifestFacts now,
                             InspectManifest(*current, manifest_path));
-
-  // The original manifest: the backup once we have edited it.
-  std::string original = *current;
-  bool back_up_manifest = true;
-  if (now.has_marker) {
-    GCUSHARE_ASSIGN_OR_RETURN(auto backup,
-                              ReadIfExists(fs_, ManifestBackupPath()));
-    if (!backup) {
-      return FailedPreconditionError(
-          manifest_path + " carries the annotation " +
-          std::string(kMarkerAnnotation) + " but its backup " +
-          ManifestBackupPath() +
-          " is missing: remove gcushare's edits from it by hand");
-    }
-    original = *backup;
-    back_up_manifest = false;
-  }
+  GCUSHARE_ASSIGN_OR_RETURN(std::string original,
+                            OriginalManifest(*current, now));
+  const bool back_up_manifest = !now.has_marker;
   GCUSHARE_ASSIGN_OR_RETURN(ManifestFacts facts,
                             InspectManifest(original, manifest_path));
-  KubeVersion version;
-  if (options_.kubernetes_version) {
-    version = *options_.kubernetes_version;
-  } else {
-    GCUSHARE_ASSIGN_OR_RETURN(version, KubeVersionFromImage(facts.image));
-  }
+  GCUSHARE_ASSIGN_OR_RETURN(KubeVersion version, VersionOf(facts));
 
   ApplyResult result;
-  std::string config_text;
-  std::optional<std::string> config_backup;  // To write, when set.
+  ConfigPlan config;
   ManifestEdit edit;
   if (facts.config_path.empty()) {
-    GCUSHARE_ASSIGN_OR_RETURN(result.api_version,
-                              SchedulerConfigApiVersion(version));
-    result.config_path = OwnConfigPath();
-    config_text = NewSchedulerConfig(
-        result.api_version,
-        facts.kubeconfig.empty() ? kDefaultKubeconfig : facts.kubeconfig,
-        facts.leader_elect, options_.entry);
-    edit.config_path = OwnConfigPath();
-    edit.mount_dir = Dir(OwnConfigPath());
+    GCUSHARE_ASSIGN_OR_RETURN(config,
+                              PlanOwnConfig(facts, version, &result, &edit));
   } else {
-    // kube-scheduler reads its own file: edit that one, keep its apiVersion.
-    result.config_path = facts.config_host_path;
-    GCUSHARE_ASSIGN_OR_RETURN(auto user_config,
-                              ReadIfExists(fs_, result.config_path));
-    if (!user_config) {
-      return FailedPreconditionError("kube-scheduler's --config file " +
-                                     result.config_path + " does not exist");
-    }
-    // Its original: our backup while the file still holds our entry;
-    // otherwise the file as it is now (first run, or rewritten since; an
-    // entry of ours written by hand counts as original too).
-    std::string original_config = *user_config;
-    std::optional<std::string> backup;
-    if (HasOurEntry(*user_config)) {
-      GCUSHARE_ASSIGN_OR_RETURN(backup, ReadIfExists(fs_, ConfigBackupPath()));
-    }
-    if (backup) {
-      original_config = *backup;
-    } else {
-      config_backup = original_config;
-    }
-    GCUSHARE_ASSIGN_OR_RETURN(
-        config_text,
-        AddOurExtender(original_config, result.config_path, options_.entry));
-    GCUSHARE_ASSIGN_OR_RETURN(YAML::Node parsed,
-                              ParseYamlMap(config_text, result.config_path));
-    result.api_version = parsed["apiVersion"].Scalar();
+    GCUSHARE_ASSIGN_OR_RETURN(config, PlanUserConfig(facts, &result));
   }
-  edit.marker = Fingerprint(config_text);
+  edit.marker = Fingerprint(config.text);
   GCUSHARE_ASSIGN_OR_RETURN(std::string new_manifest,
                             EditManifest(original, manifest_path, edit));
 
@@ -153,17 +100,17 @@ StatusOr<ApplyResult> ConfigManager::Apply() {
     GCUSHARE_RETURN_IF_ERROR(
         fs_->WriteFile(ManifestBackupPath(), original, kBackupMode));
   }
-  if (config_backup) {
+  if (config.backup) {
     GCUSHARE_RETURN_IF_ERROR(
-        fs_->WriteFile(ConfigBackupPath(), *config_backup, kBackupMode));
+        fs_->WriteFile(ConfigBackupPath(), *config.backup, kBackupMode));
     GCUSHARE_RETURN_IF_ERROR(fs_->WriteFile(ConfigBackupTargetPath(),
                                             result.config_path, kBackupMode));
   }
   GCUSHARE_ASSIGN_OR_RETURN(auto config_now,
                             ReadIfExists(fs_, result.config_path));
-  if (config_now != config_text) {
+  if (config_now != config.text) {
     GCUSHARE_RETURN_IF_ERROR(
-        fs_->WriteFile(result.config_path, config_text,
+        fs_->WriteFile(result.config_path, config.text,
                        ModeOr(fs_, result.config_path, 0644)));
     result.changed = true;
   }
@@ -173,6 +120,77 @@ StatusOr<ApplyResult> ConfigManager::Apply() {
     result.changed = true;
   }
   return result;
+}
+
+StatusOr<std::string> ConfigManager::OriginalManifest(
+    const std::string& current, const ManifestFacts& now) const {
+  // The original manifest: the backup once we have edited it.
+  if (!now.has_marker) return current;
+  GCUSHARE_ASSIGN_OR_RETURN(auto backup,
+                            ReadIfExists(fs_, ManifestBackupPath()));
+  if (!backup) {
+    return FailedPreconditionError(
+        options_.manifest_path + " carries the annotation " +
+        std::string(kMarkerAnnotation) + " but its backup " +
+        ManifestBackupPath() +
+        " is missing: remove gcushare's edits from it by hand");
+  }
+  return *backup;
+}
+
+StatusOr<KubeVersion> ConfigManager::VersionOf(
+    const ManifestFacts& facts) const {
+  if (options_.kubernetes_version) return *options_.kubernetes_version;
+  return KubeVersionFromImage(facts.image);
+}
+
+StatusOr<ConfigManager::ConfigPlan> ConfigManager::PlanOwnConfig(
+    const ManifestFacts& facts, KubeVersion version, ApplyResult* result,
+    ManifestEdit* edit) const {
+  GCUSHARE_ASSIGN_OR_RETURN(result->api_version,
+                            SchedulerConfigApiVersion(version));
+  result->config_path = OwnConfigPath();
+  ConfigPlan config;
+  config.text = NewSchedulerConfig(
+      result->api_version,
+      facts.kubeconfig.empty() ? kDefaultKubeconfig : facts.kubeconfig,
+      facts.leader_elect, options_.entry);
+  edit->config_path = OwnConfigPath();
+  edit->mount_dir = Dir(OwnConfigPath());
+  return config;
+}
+
+StatusOr<ConfigManager::ConfigPlan> ConfigManager::PlanUserConfig(
+    const ManifestFacts& facts, ApplyResult* result) const {
+  // kube-scheduler reads its own file: edit that one, keep its apiVersion.
+  result->config_path = facts.config_host_path;
+  GCUSHARE_ASSIGN_OR_RETURN(auto user_config,
+                            ReadIfExists(fs_, result->config_path));
+  if (!user_config) {
+    return FailedPreconditionError("kube-scheduler's --config file " +
+                                   result->config_path + " does not exist");
+  }
+  // Its original: our backup while the file still holds our entry;
+  // otherwise the file as it is now (first run, or rewritten since; an
+  // entry of ours written by hand counts as original too).
+  ConfigPlan config;
+  std::string original_config = *user_config;
+  std::optional<std::string> backup;
+  if (HasOurEntry(*user_config)) {
+    GCUSHARE_ASSIGN_OR_RETURN(backup, ReadIfExists(fs_, ConfigBackupPath()));
+  }
+  if (backup) {
+    original_config = *backup;
+  } else {
+    config.backup = original_config;
+  }
+  GCUSHARE_ASSIGN_OR_RETURN(
+      config.text,
+      AddOurExtender(original_config, result->config_path, options_.entry));
+  GCUSHARE_ASSIGN_OR_RETURN(YAML::Node parsed,
+                            ParseYamlMap(config.text, result->config_path));
+  result->api_version = parsed["apiVersion"].Scalar();
+  return config;
 }
 
 StatusOr<bool> ConfigManager::Restore() {

@@ -33,6 +33,7 @@
 #include "config-manager/file_system.h"
 #include "config-manager/kube_version.h"
 #include "config-manager/scheduler_config.h"
+#include "config-manager/scheduler_manifest.h"
 #include "status/status.h"
 
 namespace gcushare::config_manager {
@@ -65,6 +66,26 @@ class ConfigManager {
   std::string OwnConfigPath() const;
 
  private:
+  // The configuration Apply writes, computed before the first write.
+  struct ConfigPlan {
+    std::string text;  // What kube-scheduler is to read.
+    // The user's original file, to back up first when set.
+    std::optional<std::string> backup;
+  };
+
+  // `current`, or our backup of it when `now` (its facts) has the marker.
+  StatusOr<std::string> OriginalManifest(const std::string& current,
+                                         const ManifestFacts& now) const;
+  // The version of the options, else of the image tag in `facts`.
+  StatusOr<KubeVersion> VersionOf(const ManifestFacts& facts) const;
+  // Without --config: our own file, which `edit` adds and mounts.
+  StatusOr<ConfigPlan> PlanOwnConfig(const ManifestFacts& facts,
+                                     KubeVersion version, ApplyResult* result,
+                                     ManifestEdit* edit) const;
+  // With --config: that file (its original) with our entry added.
+  StatusOr<ConfigPlan> PlanUserConfig(const ManifestFacts& facts,
+                                      ApplyResult* result) const;
+
   FileSystem* fs_;
   ConfigManagerOptions options_;
 };

@@ -160,6 +160,100 @@ Status RestoreOnce(const Flags& f, FileSystem* fs) {
   return Status();
 }
 
+// Parses --kubernetes-version into f->manager; checks that exactly one of
+// --extender-url and --extender-service is given where a URL is needed.
+Status CheckFlags(Flags* f) {
+  if (!f->kubernetes_version.empty()) {
+    GCUSHARE_ASSIGN_OR_RETURN(f->manager.kubernetes_version,
+                              ParseKubeVersion(f->kubernetes_version));
+  }
+  const bool needs_url = f->command != "restore";
+  if (needs_url && f->extender_url.empty() == f->extender_service.empty()) {
+    return InvalidArgumentError(
+        "give exactly one of --extender-url and --extender-service");
+  }
+  return OkStatus();
+}
+
+// The API client for --extender-service look-ups; null when no URL is
+// needed or --extender-url gives it.
+StatusOr<std::unique_ptr<kube::ComponentClient>> ConnectForService(
+    const Flags& f) {
+  const bool needs_url = f.command != "restore";
+  if (!needs_url || f.extender_service.empty()) {
+    return std::unique_ptr<kube::ComponentClient>();
+  }
+  GCUSHARE_RETURN_IF_ERROR(ParseServiceRef(f.extender_service).status());
+  GCUSHARE_ASSIGN_OR_RETURN(auto config, kube::ResolveConfig(f.kubeconfig));
+  kube::KubeClientOptions options;
+  options.http.user_agent =
+      std::string(contract::kConfigManagerName) + "/" + std::string(Version());
+  return kube::ComponentClient::Connect(
+      config, std::string(contract::kConfigManagerName),
+      ConfigManagerApiPermissions(), options);
+}
+
+// `restore`: the marker first, under the lock: a `run` that takes the lock
+// after us sees it and stops; one that held it before us has finished its
+// write, which the restore then undoes. A failed restore takes the marker
+// back, so nothing changed.
+Status RestoreCommand(const Flags& f, FileSystem* fs) {
+  GCUSHARE_ASSIGN_OR_RETURN(StateLock lock, LockState(f));
+  Status s =
+      fs->WriteFile(UninstalledMarker(f),
+                    "kube-scheduler restored; `run` does not re-apply\n", 0644);
+  if (s.ok()) {
+    s = RestoreOnce(f, fs);
+    if (!s.ok()) (void)fs->RemoveFile(UninstalledMarker(f));
+  }
+  return s;
+}
+
+// `run`: keeps it applied until told to stop (restoring then only with
+// --restore-on-exit).
+Status RunCommand(const Flags& f, kube::KubeClient* api, FileSystem* fs,
+                  Daemon* daemon) {
+  // A new install (or upgrade) starts here: an old uninstall's marker goes.
+  GCUSHARE_RETURN_IF_ERROR(fs->RemoveFile(UninstalledMarker(f)));
+  spdlog::info(
+      "keeping kube-scheduler configured (re-applying every {} s); SIGTERM "
+      "leaves it so, `restore` undoes it",
+      f.resync_seconds);
+
+  // Errors (Service not there yet, a manifest being rewritten) are retried,
+  // quickly at first.
+  const auto resync = std::chrono::seconds(f.resync_seconds);
+  while (!daemon->shutdown().Requested()) {
+    GCUSHARE_ASSIGN_OR_RETURN(StateLock lock, LockState(f));
+    if (fs->ReadFile(UninstalledMarker(f)).ok()) {
+      spdlog::info(
+          "{} exists (restored for uninstall): not re-applying; waiting "
+          "for SIGTERM",
+          UninstalledMarker(f));
+      lock = StateLock();
+      daemon->shutdown().Wait();
+      break;
+    }
+    Status s = ApplyOnce(f, api, fs);
+    lock = StateLock();  // Released before waiting.
+    if (!s.ok()) spdlog::error("apply failed (will retry): {}", s.ToString());
+    std::chrono::milliseconds wait = s.ok() ? resync : std::chrono::seconds(5);
+    if (s.ok() && resync.count() == 0) {
+      daemon->shutdown().Wait();
+      break;
+    }
+    if (daemon->shutdown().WaitFor(wait)) break;
+  }
+  if (f.restore_on_exit) {
+    GCUSHARE_RETURN_IF_ERROR(RestoreOnce(f, fs));
+  } else {
+    spdlog::info(
+        "stopping; kube-scheduler keeps the extender "
+        "(--restore-on-exit=false)");
+  }
+  return OkStatus();
+}
+
 int Run(int argc, char** argv) {
   Daemon daemon(std::string(contract::kConfigManagerName),
                 "Config manager of GCUShare: adds the scheduler extender to "
@@ -169,101 +263,24 @@ int Run(int argc, char** argv) {
   AddFlags(daemon.app(), &f);
   if (auto code = daemon.ParseFlags(argc, argv)) return *code;
   if (auto s = daemon.StartLogging(); !s.ok()) return daemon.Fail(s);
-
-  if (!f.kubernetes_version.empty()) {
-    auto version = ParseKubeVersion(f.kubernetes_version);
-    if (!version.ok()) return daemon.Fail(version.status());
-    f.manager.kubernetes_version = *version;
-  }
-  const bool needs_url = f.command != "restore";
-  if (needs_url && f.extender_url.empty() == f.extender_service.empty()) {
-    return daemon.Fail(InvalidArgumentError(
-        "give exactly one of --extender-url and --extender-service"));
-  }
-  std::unique_ptr<kube::ComponentClient> client;
-  if (needs_url && !f.extender_service.empty()) {
-    if (auto ref = ParseServiceRef(f.extender_service); !ref.ok()) {
-      return daemon.Fail(ref.status());
-    }
-    auto config = kube::ResolveConfig(f.kubeconfig);
-    if (!config.ok()) return daemon.Fail(config.status());
-    kube::KubeClientOptions options;
-    options.http.user_agent = std::string(contract::kConfigManagerName) + "/" +
-                              std::string(Version());
-    auto created = kube::ComponentClient::Connect(
-        *config, std::string(contract::kConfigManagerName),
-        ConfigManagerApiPermissions(), options);
-    if (!created.ok()) return daemon.Fail(created.status());
-    client = std::move(*created);
-  }
-  kube::KubeClient* api = client != nullptr ? client->api() : nullptr;
+  if (auto s = CheckFlags(&f); !s.ok()) return daemon.Fail(s);
+  auto client = ConnectForService(f);
+  if (!client.ok()) return daemon.Fail(client.status());
+  kube::KubeClient* api = *client != nullptr ? (*client)->api() : nullptr;
   if (auto s = daemon.Confine(ConfigManagerSyscalls()); !s.ok()) {
     return daemon.Fail(s);
   }
 
   RealFileSystem fs;
+  Status s;
   if (f.command == "apply") {
-    Status s = ApplyOnce(f, api, &fs);
-    return s.ok() ? daemon.Finish() : daemon.Fail(s);
-  }
-  if (f.command == "restore") {
-    // The marker first, under the lock: a `run` that takes the lock after
-    // us sees it and stops; one that held it before us has finished its
-    // write, which the restore then undoes. A failed restore takes the
-    // marker back, so nothing changed.
-    auto lock = LockState(f);
-    if (!lock.ok()) return daemon.Fail(lock.status());
-    Status s = fs.WriteFile(
-        UninstalledMarker(f),
-        "kube-scheduler restored; `run` does not re-apply\n", 0644);
-    if (s.ok()) {
-      s = RestoreOnce(f, &fs);
-      if (!s.ok()) (void)fs.RemoveFile(UninstalledMarker(f));
-    }
-    return s.ok() ? daemon.Finish() : daemon.Fail(s);
-  }
-  // A new install (or upgrade) starts here: an old uninstall's marker goes.
-  if (Status gone = fs.RemoveFile(UninstalledMarker(f)); !gone.ok()) {
-    return daemon.Fail(gone);
-  }
-  spdlog::info(
-      "keeping kube-scheduler configured (re-applying every {} s); SIGTERM "
-      "leaves it so, `restore` undoes it",
-      f.resync_seconds);
-
-  // run: keep it applied until told to stop. Errors (Service not there yet,
-  // a manifest being rewritten) are retried, quickly at first.
-  const auto resync = std::chrono::seconds(f.resync_seconds);
-  while (!daemon.shutdown().Requested()) {
-    auto lock = LockState(f);
-    if (!lock.ok()) return daemon.Fail(lock.status());
-    if (fs.ReadFile(UninstalledMarker(f)).ok()) {
-      spdlog::info(
-          "{} exists (restored for uninstall): not re-applying; waiting "
-          "for SIGTERM",
-          UninstalledMarker(f));
-      *lock = StateLock();
-      daemon.shutdown().Wait();
-      break;
-    }
-    Status s = ApplyOnce(f, api, &fs);
-    *lock = StateLock();  // Released before waiting.
-    if (!s.ok()) spdlog::error("apply failed (will retry): {}", s.ToString());
-    std::chrono::milliseconds wait = s.ok() ? resync : std::chrono::seconds(5);
-    if (s.ok() && resync.count() == 0) {
-      daemon.shutdown().Wait();
-      break;
-    }
-    if (daemon.shutdown().WaitFor(wait)) break;
-  }
-  if (f.restore_on_exit) {
-    if (Status s = RestoreOnce(f, &fs); !s.ok()) return daemon.Fail(s);
+    s = ApplyOnce(f, api, &fs);
+  } else if (f.command == "restore") {
+    s = RestoreCommand(f, &fs);
   } else {
-    spdlog::info(
-        "stopping; kube-scheduler keeps the extender "
-        "(--restore-on-exit=false)");
+    s = RunCommand(f, api, &fs, &daemon);
   }
-  return daemon.Finish();
+  return s.ok() ? daemon.Finish() : daemon.Fail(s);
 }
 
 }  // namespace

@@ -12,7 +12,7 @@ StatusOr<size_t> CatchUpBindings(kube::KubeClient* client, CardCache* cache) {
   options.limit = 500;
   size_t added = 0;
   auto listed = client->ListEach(
-      kube::Resource::Pods(), "", options, [&](nlohmann::json pod) {
+      kube::Resource::Pods(), "", options, [&](const nlohmann::json& pod) {
         auto usage = PodUsageFromPod(pod);
         if (!usage.ok() || !usage->has_value()) return;
         PodUsage& held = **usage;

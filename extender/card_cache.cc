@@ -93,9 +93,9 @@ Status CardCache::UpsertPod(const nlohmann::json& pod,
 }
 
 void CardCache::RemovePod(const nlohmann::json& pod) {
-  std::string uid(UidView(pod));
+  const std::string uid(UidView(pod));
   base::WriterMutexLock lock(mu_);
-  ErasePodLocked(std::move(uid));
+  ErasePodLocked(uid);
 }
 
 uint64_t CardCache::Assume(PodUsage usage) {
@@ -281,16 +281,16 @@ bool CardCache::PutPodLocked(PodUsage usage) {
   return first;
 }
 
-void CardCache::ErasePodLocked(std::string uid) {
+void CardCache::ErasePodLocked(const std::string& uid) {
   auto it = pods_.find(uid);
   if (it == pods_.end()) return;
   std::string node = it->second.node;
-  pods_.erase(it);
   auto by_node = pods_by_node_.find(node);
   if (by_node != pods_by_node_.end()) {
     by_node->second.erase(uid);
     if (by_node->second.empty()) pods_by_node_.erase(by_node);
   }
+  pods_.erase(it);  // Last: `uid` may be its key.
   RecountLocked(node);
 }
 

@@ -120,8 +120,8 @@ class CardCache {
   // (none before, or an assumed one).
   bool PutPodLocked(PodUsage usage) REQUIRES(mu_);
   uint64_t AssumeLocked(PodUsage usage) REQUIRES(mu_);
-  // By value: callers pass keys it erases.
-  void ErasePodLocked(std::string uid) REQUIRES(mu_);
+  // `uid` may be the key of the record it erases (read before it goes).
+  void ErasePodLocked(const std::string& uid) REQUIRES(mu_);
   void RecountLocked(const std::string& node) REQUIRES(mu_);
   // After `node`'s cards changed: a new version and summary.
   void TouchLocked(placement::CachedNode& node) REQUIRES(mu_);

@@ -255,6 +255,7 @@ HttpReply ExtenderService::PrioritizePlain(std::string_view body) const {
     scores.emplace_back(name, 0);
   });
   std::vector<std::array<double, 3>> levels;
+  levels.reserve(ranked.size());
   for (const auto& [at, rank] : ranked) levels.push_back(rank);
   std::sort(levels.begin(), levels.end(), std::greater<>());
   levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
@@ -296,13 +297,51 @@ Status ExtenderService::BindPod(const BindingArgs& args,
                   "cannot read pod " + who + ": " + pod.status().message());
   }
   PodUsage usage = PodIdentity(*pod);
-  if (!args.pod_uid.empty() && usage.uid != args.pod_uid) {
-    bind_failures_.WithLabels({"pod"}).Increment();
-    return FailedPreconditionError("pod " + who + " has uid " + usage.uid +
-                                   ", not " + args.pod_uid +
-                                   " (it was recreated)");
+  GCUSHARE_ASSIGN_OR_RETURN(contract::PodRequest request,
+                            BindRequest(args, *pod, usage.uid));
+  const std::string bound_node = kube::StringAt(*pod, {"spec", "nodeName"});
+  if (!bound_node.empty()) return AlreadyBound(args, *pod, bound_node);
+  if (filter_record_ != nullptr &&
+      !filter_record_->Passed(usage.uid, args.node)) {
+    bind_failures_.WithLabels({"refused"}).Increment();
+    return PermissionDeniedError(
+        "pod " + who + " was not filtered onto node " + args.node +
+        " by this extender (bind follows filter in one scheduling cycle); "
+        "nothing changed");
   }
-  auto request = contract::ComputePodRequest(*pod);
+
+  const std::optional<HostRequest> pod_host = PodHost(*pod);
+  usage.node = args.node;
+  GCUSHARE_ASSIGN_OR_RETURN(Reservation reserved,
+                            Reserve(args, request, pod_host, &usage));
+  if (fence) {
+    if (Status fenced = fence(); !fenced.ok()) {
+      cache_->Forget(usage.uid, reserved.ticket);
+      bind_failures_.WithLabels({"fenced"}).Increment();
+      spdlog::warn("pod {}: not bound: {}", who, fenced.message());
+      return Status(fenced.code(), "pod " + who + " not bound: " +
+                                       fenced.message() + "; nothing changed");
+    }
+  }
+  GCUSHARE_RETURN_IF_ERROR(CommitBinding(args, request, usage, reserved));
+  if (history_ == &own_history_) {  // Else the pod watch records it.
+    own_history_.Record(usage.units, usage.whole ? usage.cards.size() : 0,
+                        pod_host ? &*pod_host : nullptr);
+  }
+  AnnounceAssigned(args, usage, reserved);
+  return OkStatus();
+}
+
+StatusOr<contract::PodRequest> ExtenderService::BindRequest(
+    const BindingArgs& args, const nlohmann::json& pod,
+    const std::string& uid) {
+  const std::string who = args.pod_namespace + "/" + args.pod_name;
+  if (!args.pod_uid.empty() && uid != args.pod_uid) {
+    bind_failures_.WithLabels({"pod"}).Increment();
+    return FailedPreconditionError("pod " + who + " has uid " + uid + ", not " +
+                                   args.pod_uid + " (it was recreated)");
+  }
+  auto request = contract::ComputePodRequest(pod);
   if (!request.ok()) {
     bind_failures_.WithLabels({"pod"}).Increment();
     return InvalidArgumentError("pod " + who + ": " +
@@ -318,127 +357,120 @@ Status ExtenderService::BindPod(const BindingArgs& args,
         std::string(contract::kResourceCount) +
         ": the extender binds only GCU pods; nothing changed");
   }
-  const std::string bound_node = kube::StringAt(*pod, {"spec", "nodeName"});
-  if (!bound_node.empty()) return AlreadyBound(args, *pod, bound_node);
-  if (filter_record_ != nullptr &&
-      !filter_record_->Passed(usage.uid, args.node)) {
-    bind_failures_.WithLabels({"refused"}).Increment();
-    return PermissionDeniedError(
-        "pod " + who + " was not filtered onto node " + args.node +
-        " by this extender (bind follows filter in one scheduling cycle); "
-        "nothing changed");
-  }
+  return request;
+}
 
+StatusOr<ExtenderService::Reservation> ExtenderService::Reserve(
+    const BindingArgs& args, const contract::PodRequest& request,
+    const std::optional<HostRequest>& pod_host, PodUsage* usage) {
   // Choose and reserve atomically with respect to other binds.
   std::shared_ptr<const RequestMix> mix = history_->Mix();
-  const std::optional<HostRequest> pod_host = PodHost(*pod);
   const std::optional<HostFit> host = HostOn(args.node, pod_host);
-  usage.node = args.node;
   std::string refusal;
-  uint64_t card_total = 0;
-  std::string unit_text;
-  uint64_t ticket = 0;
+  Reservation reserved;
   cache_->WithExclusive([&](CardCache::Locked& locked) {
-    const PodUsage* existing = locked.Pod(usage.uid);
+    const PodUsage* existing = locked.Pod(usage->uid);
     const CachedNode* node = locked.Node(args.node);
     if (existing != nullptr && existing->node == args.node && node) {
       // An earlier bind of this pod to this node left its reservation (its
       // outcome was unknown): keep its cards. This call owns it from now.
-      usage.cards = existing->cards;
+      usage->cards = existing->cards;
     } else {
       NodeVerdict verdict =
-          Judge(node, *request, policy_, mix.get(), host ? &*host : nullptr);
+          Judge(node, request, policy_, mix.get(), host ? &*host : nullptr);
       if (!verdict.fits) {
         refusal = verdict.reason;
         return;
       }
-      usage.cards = verdict.placement.cards;
+      usage->cards = verdict.placement.cards;
     }
-    usage.whole = request->cards > 0;
-    usage.units = usage.whole ? 0 : request->memory_units;
+    usage->whole = request.cards > 0;
+    usage->units = usage->whole ? 0 : request.memory_units;
     for (const CardUsage& card : node->cards) {
-      if (card.index == usage.cards.front()) card_total = card.total_units;
+      if (card.index == usage->cards.front()) {
+        reserved.card_total = card.total_units;
+      }
     }
-    unit_text = node->view.unit_text;
-    ticket = locked.Assume(usage);
+    reserved.unit_text = node->view.unit_text;
+    reserved.ticket = locked.Assume(*usage);
   });
   if (!refusal.empty()) {
     bind_failures_.WithLabels({"placement"}).Increment();
     return ResourceExhaustedError("node " + args.node + ": " + refusal);
   }
+  return reserved;
+}
 
-  if (fence) {
-    if (Status fenced = fence(); !fenced.ok()) {
-      cache_->Forget(usage.uid, ticket);
-      bind_failures_.WithLabels({"fenced"}).Increment();
-      spdlog::warn("pod {}: not bound: {}", who, fenced.message());
-      return Status(fenced.code(), "pod " + who + " not bound: " +
-                                       fenced.message() + "; nothing changed");
-    }
-  }
+Status ExtenderService::CommitBinding(const BindingArgs& args,
+                                      const contract::PodRequest& request,
+                                      const PodUsage& usage,
+                                      const Reservation& reserved) {
+  const std::string who = args.pod_namespace + "/" + args.pod_name;
   // One write: the Binding carries the assignment annotations, and the API
   // server merges them into the pod as it sets spec.nodeName (docs/protocols.md
   // 3.5). A Binding that did not commit wrote nothing, so there is nothing
   // to undo on the pod; the uid precondition keeps a re-created pod out.
   auto now = clock_->Now().time_since_epoch();
   contract::CardAssignment assignment = BuildAssignment(
-      *request, usage.cards, card_total,
+      request, usage.cards, reserved.card_total,
       std::chrono::duration_cast<std::chrono::nanoseconds>(now).count());
   Status bound =
       client_->CreateBinding(args.pod_namespace, args.pod_name, usage.uid,
                              args.node, contract::EncodeAssignment(assignment));
-  if (!bound.ok()) {
-    // A Binding that timed out, got a 5xx, lost its connection or met a
-    // 409 may still have committed: the pod itself says what happened.
-    auto back =
-        client_->Get(kube::Resource::Pods(), args.pod_namespace, args.pod_name);
-    const std::string now_node =
-        back.ok() ? kube::StringAt(*back, {"spec", "nodeName"}) : "";
-    if (back.ok() && now_node == args.node &&
-        PodIdentity(*back).uid == usage.uid) {
-      spdlog::info("pod {}: Binding answered {} but the pod is bound to {}",
-                   who, bound.message(), args.node);
-    } else if (!back.ok()) {
-      // Unknown outcome: keep the reservation; the watch settles it (a
-      // bound pod stays counted, a deleted one frees) and a retried bind
-      // to this node reuses it.
-      bind_failures_.WithLabels({"binding"}).Increment();
-      spdlog::warn(
-          "pod {}: Binding to {} failed ({}) and the pod cannot be read "
-          "back ({}); keeping its reservation until the watch shows it",
-          who, args.node, bound.message(), back.status().message());
-      return Status(bound.code(), "cannot bind pod " + who + " to " +
-                                      args.node + ": " + bound.message() +
-                                      " (outcome unknown; the reservation "
-                                      "stays)");
-    } else {
-      // Certainly not bound here: not bound at all, bound elsewhere by
-      // another binder, or re-created. Only this call's reservation goes.
-      spdlog::warn(
-          "pod {}: Binding to {} failed ({}); dropping its "
-          "reservation",
-          who, args.node, bound.message());
-      cache_->Forget(usage.uid, ticket);
-      bind_failures_.WithLabels({"binding"}).Increment();
-      return Status(bound.code(), "cannot bind pod " + who + " to " +
-                                      args.node + ": " + bound.message() +
-                                      (now_node.empty() ? std::string()
-                                                        : " (it is bound to " +
-                                                              now_node + ")"));
-    }
+  if (bound.ok()) return OkStatus();
+  // A Binding that timed out, got a 5xx, lost its connection or met a
+  // 409 may still have committed: the pod itself says what happened.
+  auto back =
+      client_->Get(kube::Resource::Pods(), args.pod_namespace, args.pod_name);
+  const std::string now_node =
+      back.ok() ? kube::StringAt(*back, {"spec", "nodeName"}) : "";
+  if (back.ok() && now_node == args.node &&
+      PodIdentity(*back).uid == usage.uid) {
+    spdlog::info("pod {}: Binding answered {} but the pod is bound to {}", who,
+                 bound.message(), args.node);
+    return OkStatus();
   }
-  if (history_ == &own_history_) {  // Else the pod watch records it.
-    own_history_.Record(usage.units, usage.whole ? usage.cards.size() : 0,
-                        pod_host ? &*pod_host : nullptr);
+  if (!back.ok()) {
+    // Unknown outcome: keep the reservation; the watch settles it (a
+    // bound pod stays counted, a deleted one frees) and a retried bind
+    // to this node reuses it.
+    bind_failures_.WithLabels({"binding"}).Increment();
+    spdlog::warn(
+        "pod {}: Binding to {} failed ({}) and the pod cannot be read "
+        "back ({}); keeping its reservation until the watch shows it",
+        who, args.node, bound.message(), back.status().message());
+    return Status(bound.code(), "cannot bind pod " + who + " to " + args.node +
+                                    ": " + bound.message() +
+                                    " (outcome unknown; the reservation "
+                                    "stays)");
   }
+  // Certainly not bound here: not bound at all, bound elsewhere by
+  // another binder, or re-created. Only this call's reservation goes.
+  spdlog::warn(
+      "pod {}: Binding to {} failed ({}); dropping its "
+      "reservation",
+      who, args.node, bound.message());
+  cache_->Forget(usage.uid, reserved.ticket);
+  bind_failures_.WithLabels({"binding"}).Increment();
+  return Status(bound.code(),
+                "cannot bind pod " + who + " to " + args.node + ": " +
+                    bound.message() +
+                    (now_node.empty() ? std::string()
+                                      : " (it is bound to " + now_node + ")"));
+}
+
+void ExtenderService::AnnounceAssigned(const BindingArgs& args,
+                                       const PodUsage& usage,
+                                       const Reservation& reserved) {
+  const std::string who = args.pod_namespace + "/" + args.pod_name;
   std::string message =
       usage.whole
           ? "Assigned whole GCU card(s) " +
                 contract::JoinCardList(usage.cards) + " on node " + args.node
           : "Assigned GCU card " + contract::JoinCardList(usage.cards) +
                 " on node " + args.node + ": " + std::to_string(usage.units) +
-                " of " + std::to_string(card_total) + " units (unit " +
-                unit_text + " GiB)";
+                " of " + std::to_string(reserved.card_total) + " units (unit " +
+                reserved.unit_text + " GiB)";
   kube::ObjectReference ref{"Pod", args.pod_namespace, args.pod_name,
                             usage.uid};
   auto event =
@@ -449,7 +481,6 @@ Status ExtenderService::BindPod(const BindingArgs& args,
                  event.status().message());
   }
   spdlog::info("pod {}: {}", who, message);
-  return OkStatus();
 }
 
 Status ExtenderService::AlreadyBound(const BindingArgs& args,

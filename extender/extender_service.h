@@ -122,6 +122,33 @@ class ExtenderService {
   // nothing, ResourceExhausted when it no longer fits, the API's code when
   // the API server failed.
   Status BindPod(const BindingArgs& args, const std::function<Status()>& fence);
+  // The request of `pod` (uid `uid`), or why it is not bound (changing
+  // nothing): re-created since the call named it, unreadable, or asking for
+  // no GCU resource.
+  StatusOr<contract::PodRequest> BindRequest(const BindingArgs& args,
+                                             const nlohmann::json& pod,
+                                             const std::string& uid);
+  // A bind's reservation in the cache.
+  struct Reservation {
+    uint64_t ticket = 0;      // CardCache::Assume()'s, for Forget().
+    uint64_t card_total = 0;  // Units of the pod's first card.
+    std::string unit_text;    // The node's unit, as its view shows it.
+  };
+  // Chooses the pod's card(s) on args.node and reserves them in the cache
+  // (filling usage's cards, whole and units), atomically with respect to
+  // other binds; ResourceExhausted when the pod no longer fits there.
+  StatusOr<Reservation> Reserve(
+      const BindingArgs& args, const contract::PodRequest& request,
+      const std::optional<placement::HostRequest>& pod_host, PodUsage* usage);
+  // Creates the Binding carrying the assignment. When it fails, the pod
+  // read back decides: bound to the node is OK; unreadable keeps the
+  // reservation; otherwise the reservation goes. Errors name the pod.
+  Status CommitBinding(const BindingArgs& args,
+                       const contract::PodRequest& request,
+                       const PodUsage& usage, const Reservation& reserved);
+  // Logs the pod's assignment and records it as an Event on the pod.
+  void AnnounceAssigned(const BindingArgs& args, const PodUsage& usage,
+                        const Reservation& reserved);
   // The answer for a pod whose spec.nodeName is already `bound_node`:
   // success for a retry to the same node of a pod that holds its cards
   // there, otherwise an error. Changes nothing either way.

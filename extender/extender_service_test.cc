@@ -305,6 +305,7 @@ TEST_F(ExtenderServiceTest, CandidatesAreReadLikeTheReply) {
 TEST_F(ExtenderServiceTest, ConcurrentBindsNeverOvercommit) {
   AddNode(SharingNode("n1", 2, 16));
   std::vector<nlohmann::json> pods;
+  pods.reserve(40);
   for (int i = 0; i < 40; ++i) {
     pods.push_back(AddPod(MemoryPod("p" + std::to_string(i), 3)));
   }

@@ -153,6 +153,340 @@ StatusOr<ha::LeaderElectionOptions> ElectionOptions(const HaFlags& flags,
   return options;
 }
 
+// The extender's own flags (AddFlags); HA's in `ha`.
+struct Flags {
+  std::string kubeconfig;
+  std::string context;
+  std::string address = "0.0.0.0";
+  int port = contract::kExtenderDefaultPort;
+  std::string policy = "binpack";
+  int threads = 32;
+  bool bind_requires_filter = true;
+  double head_timeout_s = 5;
+  double body_timeout_s = 5;
+  double read_timeout_s = 5;
+  int max_body_mib = 8;
+  int max_buffered_mib = 32;
+  int max_connections = 512;
+  std::string list_form = "auto";
+  HaFlags ha;
+};
+
+// The HTTP server's workers, timeouts and limits.
+void AddHttpFlags(CLI::App& app, Flags* f) {
+  app.add_option("--http-threads", f->threads,
+                 "worker threads answering HTTP requests")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 1024));
+  app.add_option("--head-timeout", f->head_timeout_s,
+                 "seconds within which a request head must arrive after its "
+                 "first byte (408 and the connection closed otherwise)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 600.0));
+  app.add_option("--body-timeout", f->body_timeout_s,
+                 "seconds within which a POST body must arrive after its "
+                 "headers (408 and the connection closed otherwise); requests "
+                 "reach a worker only whole, so slow clients hold none")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 600.0));
+  app.add_option("--read-timeout", f->read_timeout_s,
+                 "seconds a connection may stay silent (idle keep-alive or "
+                 "mid-request), or leave an answer unread, before it is "
+                 "closed")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 600.0));
+  app.add_option("--max-body-mib", f->max_body_mib,
+                 "largest request body (413 beyond; with nodeCacheCapable: "
+                 "true bodies are small)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
+  app.add_option(
+         "--max-buffered-mib", f->max_buffered_mib,
+         "request and answer bytes buffered over all connections "
+         "(503 beyond); a parsed body can take 16 x its text, so 17 x this "
+         "plus the cache must fit the memory limit")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
+  app.add_option("--max-connections", f->max_connections,
+                 "open connections (503 beyond); keep below the open-file "
+                 "limit")
+      ->capture_default_str()
+      ->check(CLI::Range(8, 65536));
+}
+
+void AddFlags(CLI::App& app, Flags* f) {
+  app.add_option("--kubeconfig", f->kubeconfig,
+                 "kubeconfig file for the API server; absent: the in-cluster "
+                 "service account configuration");
+  app.add_option("--context", f->context,
+                 "kubeconfig context to use instead of current-context");
+  app.add_option("--address", f->address,
+                 "address to listen on; the port has no authentication, so "
+                 "reach it only from kube-scheduler and the metrics scraper "
+                 "(the chart's networkPolicy) or listen on a single address")
+      ->capture_default_str();
+  app.add_option("--port", f->port,
+                 "port to listen on; the endpoints are under "
+                 "/gcushare-scheduler (0: any free port, logged)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
+  app.add_option("--policy", f->policy,
+                 "card choice: binpack (fill used cards first, keep whole "
+                 "cards free) or spread (emptiest card first)")
+      ->capture_default_str();
+  AddHttpFlags(app, f);
+  app.add_option("--bind-requires-filter", f->bind_requires_filter,
+                 "bind only pods this process filtered onto that node in "
+                 "the last 10 minutes (off with --leader-elect: the binder "
+                 "did not see the other replicas' filters; with several "
+                 "replicas without it, give the Service sessionAffinity "
+                 "ClientIP)")
+      ->capture_default_str();
+  AddHaFlags(app, &f->ha);
+  app.add_option("--list-form", f->list_form,
+                 "how the informers list nodes and pods: auto (by the API "
+                 "server's version), watch-cache (resourceVersion=0, whole, "
+                 "as client-go) or consistent-paged (quorum reads, 500 a "
+                 "page); docs/startup.md")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "watch-cache", "consistent-paged"}));
+}
+
+// The list form of --list-form `text` (checked); "auto" asks the API
+// server its version (the watch cache when it does not answer).
+kube::ListForm ListFormOf(const std::string& text,
+                          kube::CurlKubeClient* client) {
+  if (text != "auto") return *kube::ParseListForm(text);
+  kube::ListForm list_form = kube::ListForm::kWatchCache;
+  auto version = client->GetServerVersion();
+  if (version.ok()) {
+    list_form = kube::ChooseListForm(*version);
+    spdlog::info("API server version {}.{}: lists from the {}", version->major,
+                 version->minor, kube::ListFormName(list_form));
+  } else {
+    spdlog::warn("API server version unknown ({}): lists from the {}",
+                 version.status().ToString(), kube::ListFormName(list_form));
+  }
+  return list_form;
+}
+
+// The node informer's options: sharing nodes only, in their kept form.
+kube::InformerOptions NodeInformerOptions(kube::ListForm list_form) {
+  kube::InformerOptions options;
+  options.label_selector = std::string(contract::kSharingNodeLabel) + "=" +
+                           std::string(contract::kSharingNodeLabelValue);
+  options.list_form = list_form;
+  options.transform = NodeKeptForm;
+  options.fields = NodeFields();
+  return options;
+}
+
+// The pod informer keeps only pods that ask for GCU resources, as their
+// identity (docs/extender.md "What the extender keeps in memory"); the
+// others reach NodeResources as unkept objects.
+kube::InformerOptions PodInformerOptions(PodFeed* pod_feed,
+                                         kube::ListForm list_form) {
+  kube::InformerOptions options;
+  options.transform = [pod_feed](const nlohmann::json& pod) {
+    return pod_feed->KeptForm(pod);  // Hands its request on to pod_feed.
+  };
+  options.fields = PodFields();
+  options.list_form = list_form;
+  return options;
+}
+
+// With --leader-elect: the elector (its metrics registered), and
+// --bind-requires-filter off; without: null.
+StatusOr<std::unique_ptr<ha::LeaderElector>> NewElector(
+    Flags* flags, kube::KubeClient* api, base::Clock* clock,
+    metrics::Registry* registry) {
+  if (!flags->ha.leader_elect) return std::unique_ptr<ha::LeaderElector>();
+  // The replica that binds is rarely the one that filtered: the filter
+  // record of one process cannot vouch for another's (docs/ha.md).
+  if (flags->bind_requires_filter) {
+    spdlog::info(
+        "--leader-elect: --bind-requires-filter does not apply (the "
+        "binder did not see the other replicas' filters)");
+    flags->bind_requires_filter = false;
+  }
+  const HaFlags& ha_flags = flags->ha;
+  GCUSHARE_ASSIGN_OR_RETURN(
+      ha::LeaderElectionOptions election,
+      ElectionOptions(ha_flags, flags->address, flags->port));
+  auto elector = std::make_unique<ha::LeaderElector>(api, clock, election);
+  RegisterLeaderMetrics(elector.get(), registry);
+  spdlog::info(
+      "leader election on Lease {}/{} as {} ({}); lease {}, "
+      "renew deadline {}, retry {}",
+      election.lease_namespace, election.lease_name, election.identity,
+      election.leader_url, ha_flags.lease_duration, ha_flags.renew_deadline,
+      ha_flags.retry_period);
+  return elector;
+}
+
+// How long a bind waits for a reachable binder: --bind-forward-wait, else
+// the lease duration + 1 s.
+StatusOr<BindRouterOptions> RouterOptions(const HaFlags& ha_flags,
+                                          const ha::LeaderElector* elector) {
+  BindRouterOptions options;
+  if (elector != nullptr) {
+    options.wait_for_leader =
+        elector->options().lease_duration + std::chrono::seconds(1);
+  }
+  if (!ha_flags.forward_wait.empty()) {
+    GCUSHARE_ASSIGN_OR_RETURN(auto wait,
+                              ha::ParseGoDuration(ha_flags.forward_wait));
+    options.wait_for_leader =
+        std::chrono::duration_cast<std::chrono::milliseconds>(wait);
+  }
+  return options;
+}
+
+// Catches the cache up with every committed binding (a new binder's first
+// step).
+std::function<Status()> CatchUp(kube::KubeClient* api, CardCache* cache) {
+  return [api, cache]() -> Status {
+    auto added = CatchUpBindings(api, cache);
+    if (!added.ok()) return added.status();
+    spdlog::info("binder caught up: {} binding(s) not yet in the cache",
+                 *added);
+    return OkStatus();
+  };
+}
+
+// The server's options of the flags; ready once both informers synced;
+// binds go through `router` when `forward_binds`.
+HttpServerOptions ServerOptions(const Flags& f, const kube::Informer* nodes,
+                                const kube::Informer* pods,
+                                const std::atomic<bool>* draining,
+                                BindRouter* router, bool forward_binds) {
+  HttpServerOptions options;
+  options.address = f.address;
+  options.port = f.port;
+  options.worker_threads = f.threads;
+  options.max_body_bytes = static_cast<size_t>(f.max_body_mib) << 20;
+  options.max_buffered_bytes = static_cast<size_t>(f.max_buffered_mib) << 20;
+  options.max_connections = static_cast<size_t>(f.max_connections);
+  options.head_timeout =
+      std::chrono::milliseconds(static_cast<int64_t>(f.head_timeout_s * 1000));
+  options.body_timeout =
+      std::chrono::milliseconds(static_cast<int64_t>(f.body_timeout_s * 1000));
+  options.read_timeout =
+      std::chrono::milliseconds(static_cast<int64_t>(f.read_timeout_s * 1000));
+  options.ready = [nodes, pods] {
+    return nodes->HasSynced() && pods->HasSynced();
+  };
+  options.draining = [draining] { return draining->load(); };
+  if (forward_binds) {
+    options.bind = [router](std::string_view body,
+                            std::string_view forwarded_by) {
+      return router->Bind(body, forwarded_by);
+    };
+  }
+  options.role = [router] { return router->Role(); };
+  return options;
+}
+
+// Out of readiness first; the binder stops binding (waiting for the
+// binds under way) and hands the Lease over, so a successor binds at its
+// next retry; then this replica keeps answering (forwarding binds) until
+// the Service has moved on (docs/ha.md "What a failure costs").
+void LeaveService(std::atomic<bool>* draining, BindRouter* router,
+                  ha::LeaderElector* elector) {
+  *draining = true;
+  if (elector != nullptr) {
+    router->StopBinding();
+    if (Status s = elector->Resign(); !s.ok()) {
+      spdlog::warn("could not hand the Lease over: {}", s.message());
+    }
+  }
+}
+
+// Everything after the API client: the cache and its informers, the
+// service, the bind router and the HTTP server, until SIGTERM.
+int Serve(Daemon* daemon, Flags flags, const placement::Policy& policy,
+          kube::KubeClient* api, kube::ListForm list_form,
+          const std::string& user_agent) {
+  base::RealClock clock;
+  metrics::Registry registry;
+  CardCache cache;
+  RegisterCacheMetrics(&cache, &registry);
+  // Nodes' allocatable CPU/memory and every pod's requests, for the
+  // binpack policy's host figures (docs/binpacking.md "The policies
+  // replayed").
+  NodeResources resources;
+  NodeFeed node_feed(&cache, &resources);
+  kube::EventQueue events(api, std::string(contract::kExtenderName));
+  events.Start();
+  // The binpack policy's request mix: every GCU pod the watch shows
+  // holding card memory (the running ones at start, then each bound).
+  RequestHistory history;
+  PodFeed pod_feed(&cache, &events, &resources, &history);
+  kube::Informer nodes(api, kube::Resource::Nodes(), "", &node_feed,
+                       NodeInformerOptions(list_form));
+  kube::Informer pods(api, kube::Resource::Pods(), "", &pod_feed,
+                      PodInformerOptions(&pod_feed, list_form));
+
+  auto shutdown_delay = ha::ParseGoDuration(flags.ha.shutdown_delay);
+  if (!shutdown_delay.ok()) return daemon->Fail(shutdown_delay.status());
+  auto elector = NewElector(&flags, api, &clock, &registry);
+  if (!elector.ok()) return daemon->Fail(elector.status());
+  FilterRecord filter_record(&clock, /*capacity=*/100000,
+                             std::chrono::minutes(10));
+  ExtenderService service(&cache, api, &clock, policy, &registry,
+                          flags.bind_requires_filter ? &filter_record : nullptr,
+                          &resources, &history);
+  // Forwarded binds travel in the cluster network, plain HTTP as
+  // kube-scheduler's calls do.
+  kube::CurlHttpClientOptions forward_options;
+  forward_options.connect_timeout = std::chrono::milliseconds(1000);
+  forward_options.user_agent = user_agent;
+  kube::CurlHttpClient forward_http(kube::TlsConfig{}, forward_options);
+  auto router_options = RouterOptions(flags.ha, elector->get());
+  if (!router_options.ok()) return daemon->Fail(router_options.status());
+  BindRouter router(&service, elector->get(), &forward_http, &clock,
+                    CatchUp(api, &cache), &registry, *router_options);
+  std::atomic<bool> draining{false};
+  ExtenderHttpServer server(&service, &registry,
+                            ServerOptions(flags, &nodes, &pods, &draining,
+                                          &router, *elector != nullptr));
+  if (auto s = server.Start(); !s.ok()) return daemon->Fail(s);
+  if (*elector != nullptr && flags.ha.advertise_url.empty() &&
+      flags.port == 0) {
+    (*elector)->SetLeaderUrl(
+        DefaultUrl(flags.address, server.port()));  // Known only now.
+  }
+  // Logged in the form tests and operators look for.
+  spdlog::info("listening on http://{}:{}{}", flags.address, server.port(),
+               contract::kExtenderPathPrefix);
+
+  if (auto s = daemon->Confine(ExtenderSyscalls()); !s.ok()) {
+    return daemon->Fail(s);
+  }
+  nodes.Start();
+  pods.Start();
+  base::Cancellation election_done;
+  std::thread election;
+  if (*elector != nullptr) {
+    election = std::thread([&] { (*elector)->Run(&election_done); });
+  }
+
+  daemon->shutdown().Wait();
+  LeaveService(&draining, &router, elector->get());
+  spdlog::info(
+      "stopping: answering for {} more, then HTTP server, "
+      "informers",
+      flags.ha.shutdown_delay);
+  clock.SleepFor(*shutdown_delay, nullptr);
+  election_done.Cancel();
+  if (election.joinable()) election.join();
+  server.Stop();
+  pods.Stop();
+  nodes.Stop();
+  events.Stop();
+  return daemon->Finish();
+}
+
 int Run(int argc, char** argv) {
   // No fastbins: decoding a list page frees thousands of small values, and
   // glibc then sweeps them all (malloc_consolidate) at every allocation of
@@ -172,287 +506,27 @@ int Run(int argc, char** argv) {
                 "Scheduler extender of GCUShare: kube-scheduler calls it to "
                 "filter nodes by free memory on ONE Enflame GCU card, to score "
                 "them, and to bind pods to a chosen card.");
-  CLI::App& app = daemon.app();
-  std::string kubeconfig;
-  std::string context;
-  std::string address = "0.0.0.0";
-  int port = contract::kExtenderDefaultPort;
-  std::string policy_text = "binpack";
-  int threads = 32;
-  bool bind_requires_filter = true;
-  double head_timeout_s = 5;
-  double body_timeout_s = 5;
-  double read_timeout_s = 5;
-  int max_body_mib = 8;
-  int max_buffered_mib = 32;
-  int max_connections = 512;
-  std::string list_form_text = "auto";
-  app.add_option("--kubeconfig", kubeconfig,
-                 "kubeconfig file for the API server; absent: the in-cluster "
-                 "service account configuration");
-  app.add_option("--context", context,
-                 "kubeconfig context to use instead of current-context");
-  app.add_option("--address", address,
-                 "address to listen on; the port has no authentication, so "
-                 "reach it only from kube-scheduler and the metrics scraper "
-                 "(the chart's networkPolicy) or listen on a single address")
-      ->capture_default_str();
-  app.add_option("--port", port,
-                 "port to listen on; the endpoints are under "
-                 "/gcushare-scheduler (0: any free port, logged)")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 65535));
-  app.add_option("--policy", policy_text,
-                 "card choice: binpack (fill used cards first, keep whole "
-                 "cards free) or spread (emptiest card first)")
-      ->capture_default_str();
-  app.add_option("--http-threads", threads,
-                 "worker threads answering HTTP requests")
-      ->capture_default_str()
-      ->check(CLI::Range(2, 1024));
-  app.add_option("--head-timeout", head_timeout_s,
-                 "seconds within which a request head must arrive after its "
-                 "first byte (408 and the connection closed otherwise)")
-      ->capture_default_str()
-      ->check(CLI::Range(0.01, 600.0));
-  app.add_option("--body-timeout", body_timeout_s,
-                 "seconds within which a POST body must arrive after its "
-                 "headers (408 and the connection closed otherwise); requests "
-                 "reach a worker only whole, so slow clients hold none")
-      ->capture_default_str()
-      ->check(CLI::Range(0.01, 600.0));
-  app.add_option("--read-timeout", read_timeout_s,
-                 "seconds a connection may stay silent (idle keep-alive or "
-                 "mid-request), or leave an answer unread, before it is "
-                 "closed")
-      ->capture_default_str()
-      ->check(CLI::Range(0.01, 600.0));
-  app.add_option("--max-body-mib", max_body_mib,
-                 "largest request body (413 beyond; with nodeCacheCapable: "
-                 "true bodies are small)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 256));
-  app.add_option(
-         "--max-buffered-mib", max_buffered_mib,
-         "request and answer bytes buffered over all connections "
-         "(503 beyond); a parsed body can take 16 x its text, so 17 x this "
-         "plus the cache must fit the memory limit")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 4096));
-  app.add_option("--max-connections", max_connections,
-                 "open connections (503 beyond); keep below the open-file "
-                 "limit")
-      ->capture_default_str()
-      ->check(CLI::Range(8, 65536));
-  app.add_option("--bind-requires-filter", bind_requires_filter,
-                 "bind only pods this process filtered onto that node in "
-                 "the last 10 minutes (off with --leader-elect: the binder "
-                 "did not see the other replicas' filters; with several "
-                 "replicas without it, give the Service sessionAffinity "
-                 "ClientIP)")
-      ->capture_default_str();
-  HaFlags ha_flags;
-  AddHaFlags(app, &ha_flags);
-  app.add_option("--list-form", list_form_text,
-                 "how the informers list nodes and pods: auto (by the API "
-                 "server's version), watch-cache (resourceVersion=0, whole, "
-                 "as client-go) or consistent-paged (quorum reads, 500 a "
-                 "page); docs/startup.md")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "watch-cache", "consistent-paged"}));
+  Flags flags;
+  AddFlags(daemon.app(), &flags);
   if (auto code = daemon.ParseFlags(argc, argv)) return *code;
   if (auto s = daemon.StartLogging(); !s.ok()) return daemon.Fail(s);
 
-  auto policy = ParsePolicy(policy_text);
+  auto policy = ParsePolicy(flags.policy);
   if (!policy.ok()) return daemon.Fail(policy.status());
-  auto config = kube::ResolveConfig(kubeconfig, context);
+  auto config = kube::ResolveConfig(flags.kubeconfig, flags.context);
   if (!config.ok()) return daemon.Fail(config.status());
   kube::KubeClientOptions client_options;
   client_options.http.user_agent =
       std::string(contract::kExtenderName) + "/" + std::string(Version());
   auto client = kube::CurlKubeClient::Create(*config, client_options);
   if (!client.ok()) return daemon.Fail(client.status());
-  spdlog::info("API server {}; policy {}", config->server, policy_text);
-  kube::ListForm list_form = kube::ListForm::kWatchCache;
-  if (list_form_text == "auto") {
-    auto version = (*client)->GetServerVersion();
-    if (version.ok()) {
-      list_form = kube::ChooseListForm(*version);
-      spdlog::info("API server version {}.{}: lists from the {}",
-                   version->major, version->minor,
-                   kube::ListFormName(list_form));
-    } else {
-      spdlog::warn("API server version unknown ({}): lists from the {}",
-                   version.status().ToString(), kube::ListFormName(list_form));
-    }
-  } else {
-    list_form = *kube::ParseListForm(list_form_text);
-  }
+  spdlog::info("API server {}; policy {}", config->server, flags.policy);
+  const kube::ListForm list_form = ListFormOf(flags.list_form, client->get());
   kube::PermissionCheckingKubeClient api(client->get(),
                                          std::string(contract::kExtenderName),
                                          ExtenderApiPermissions());
-
-  base::RealClock clock;
-  metrics::Registry registry;
-  CardCache cache;
-  RegisterCacheMetrics(&cache, &registry);
-  // Nodes' allocatable CPU/memory and every pod's requests, for the
-  // binpack policy's host figures (docs/binpacking.md "The policies
-  // replayed").
-  NodeResources resources;
-  NodeFeed node_feed(&cache, &resources);
-  kube::EventQueue events(&api, std::string(contract::kExtenderName));
-  events.Start();
-  // The binpack policy's request mix: every GCU pod the watch shows
-  // holding card memory (the running ones at start, then each bound).
-  RequestHistory history;
-  PodFeed pod_feed(&cache, &events, &resources, &history);
-  kube::InformerOptions node_options;
-  node_options.label_selector = std::string(contract::kSharingNodeLabel) + "=" +
-                                std::string(contract::kSharingNodeLabelValue);
-  node_options.list_form = list_form;
-  node_options.transform = NodeKeptForm;
-  node_options.fields = NodeFields();
-  kube::Informer nodes(&api, kube::Resource::Nodes(), "", &node_feed,
-                       node_options);
-  // The pod informer keeps only pods that ask for GCU resources, as their
-  // identity (docs/extender.md "What the extender keeps in memory"); the
-  // others reach
-  // NodeResources as unkept objects.
-  kube::InformerOptions pod_options;
-  pod_options.transform = [&pod_feed](const nlohmann::json& pod) {
-    return pod_feed.KeptForm(pod);  // Hands its request on to pod_feed.
-  };
-  pod_options.fields = PodFields();
-  pod_options.list_form = list_form;
-  kube::Informer pods(&api, kube::Resource::Pods(), "", &pod_feed, pod_options);
-
-  auto shutdown_delay = ha::ParseGoDuration(ha_flags.shutdown_delay);
-  if (!shutdown_delay.ok()) return daemon.Fail(shutdown_delay.status());
-  std::unique_ptr<ha::LeaderElector> elector;
-  if (ha_flags.leader_elect) {
-    // The replica that binds is rarely the one that filtered: the filter
-    // record of one process cannot vouch for another's (docs/ha.md).
-    if (bind_requires_filter) {
-      spdlog::info(
-          "--leader-elect: --bind-requires-filter does not apply (the "
-          "binder did not see the other replicas' filters)");
-      bind_requires_filter = false;
-    }
-    auto election = ElectionOptions(ha_flags, address, port);
-    if (!election.ok()) return daemon.Fail(election.status());
-    elector = std::make_unique<ha::LeaderElector>(&api, &clock, *election);
-    RegisterLeaderMetrics(elector.get(), &registry);
-    spdlog::info(
-        "leader election on Lease {}/{} as {} ({}); lease {}, "
-        "renew deadline {}, retry {}",
-        election->lease_namespace, election->lease_name, election->identity,
-        election->leader_url, ha_flags.lease_duration, ha_flags.renew_deadline,
-        ha_flags.retry_period);
-  }
-  FilterRecord filter_record(&clock, /*capacity=*/100000,
-                             std::chrono::minutes(10));
-  ExtenderService service(&cache, &api, &clock, *policy, &registry,
-                          bind_requires_filter ? &filter_record : nullptr,
-                          &resources, &history);
-  // Forwarded binds travel in the cluster network, plain HTTP as
-  // kube-scheduler's calls do.
-  kube::CurlHttpClientOptions forward_options;
-  forward_options.connect_timeout = std::chrono::milliseconds(1000);
-  forward_options.user_agent = client_options.http.user_agent;
-  kube::CurlHttpClient forward_http(kube::TlsConfig{}, forward_options);
-  BindRouterOptions router_options;
-  if (elector != nullptr) {
-    router_options.wait_for_leader =
-        elector->options().lease_duration + std::chrono::seconds(1);
-  }
-  if (!ha_flags.forward_wait.empty()) {
-    auto wait = ha::ParseGoDuration(ha_flags.forward_wait);
-    if (!wait.ok()) return daemon.Fail(wait.status());
-    router_options.wait_for_leader =
-        std::chrono::duration_cast<std::chrono::milliseconds>(*wait);
-  }
-  BindRouter router(
-      &service, elector.get(), &forward_http, &clock,
-      [&api, &cache]() -> Status {
-        auto added = CatchUpBindings(&api, &cache);
-        if (!added.ok()) return added.status();
-        spdlog::info("binder caught up: {} binding(s) not yet in the cache",
-                     *added);
-        return OkStatus();
-      },
-      &registry, router_options);
-  std::atomic<bool> draining{false};
-  HttpServerOptions server_options;
-  server_options.address = address;
-  server_options.port = port;
-  server_options.worker_threads = threads;
-  server_options.max_body_bytes = static_cast<size_t>(max_body_mib) << 20;
-  server_options.max_buffered_bytes = static_cast<size_t>(max_buffered_mib)
-                                      << 20;
-  server_options.max_connections = static_cast<size_t>(max_connections);
-  server_options.head_timeout =
-      std::chrono::milliseconds(static_cast<int64_t>(head_timeout_s * 1000));
-  server_options.body_timeout =
-      std::chrono::milliseconds(static_cast<int64_t>(body_timeout_s * 1000));
-  server_options.read_timeout =
-      std::chrono::milliseconds(static_cast<int64_t>(read_timeout_s * 1000));
-  server_options.ready = [&nodes, &pods] {
-    return nodes.HasSynced() && pods.HasSynced();
-  };
-  server_options.draining = [&draining] { return draining.load(); };
-  if (elector != nullptr) {
-    server_options.bind = [&router](std::string_view body,
-                                    std::string_view forwarded_by) {
-      return router.Bind(body, forwarded_by);
-    };
-  }
-  server_options.role = [&router] { return router.Role(); };
-  ExtenderHttpServer server(&service, &registry, server_options);
-  if (auto s = server.Start(); !s.ok()) return daemon.Fail(s);
-  if (elector != nullptr && ha_flags.advertise_url.empty() && port == 0) {
-    elector->SetLeaderUrl(
-        DefaultUrl(address, server.port()));  // Known only now.
-  }
-  // Logged in the form tests and operators look for.
-  spdlog::info("listening on http://{}:{}{}", address, server.port(),
-               contract::kExtenderPathPrefix);
-
-  if (auto s = daemon.Confine(ExtenderSyscalls()); !s.ok()) {
-    return daemon.Fail(s);
-  }
-  nodes.Start();
-  pods.Start();
-  base::Cancellation election_done;
-  std::thread election;
-  if (elector != nullptr) {
-    election = std::thread([&] { elector->Run(&election_done); });
-  }
-
-  daemon.shutdown().Wait();
-  // Out of readiness first; the binder stops binding (waiting for the
-  // binds under way) and hands the Lease over, so a successor binds at its
-  // next retry; then this replica keeps answering (forwarding binds) until
-  // the Service has moved on (docs/ha.md "What a failure costs").
-  draining = true;
-  if (elector != nullptr) {
-    router.StopBinding();
-    if (Status s = elector->Resign(); !s.ok()) {
-      spdlog::warn("could not hand the Lease over: {}", s.message());
-    }
-  }
-  spdlog::info(
-      "stopping: answering for {} more, then HTTP server, "
-      "informers",
-      ha_flags.shutdown_delay);
-  clock.SleepFor(*shutdown_delay, nullptr);
-  election_done.Cancel();
-  if (election.joinable()) election.join();
-  server.Stop();
-  pods.Stop();
-  nodes.Stop();
-  events.Stop();
-  return daemon.Finish();
+  return Serve(&daemon, flags, *policy, &api, list_form,
+               client_options.http.user_agent);
 }
 
 }  // namespace

@@ -106,6 +106,7 @@ TEST(NameIndexTest, AgreesWithAMapThroughRandomInsertsAndErases) {
 // a random function would; Find() with a precomputed hash is Find().
 TEST(NameIndexTest, HashSpreadsSimilarNamesOverTheLowBits) {
   std::vector<std::string> names;
+  names.reserve(5000 + 64);
   for (int i = 0; i < 5000; ++i) names.push_back("node-" + std::to_string(i));
   for (int i = 0; i < 64; ++i) {
     names.push_back(std::string(i, 'x') + "y" + std::string(63 - i, 'x'));

@@ -85,8 +85,8 @@ TEST(NodeResourcesTest, FreeOfAgreesWithFreeForEveryName) {
   }
   ASSERT_TRUE(resources.UpsertPod(PodObject(kUid1, "node-1", "3", "2Gi")).ok());
   ASSERT_TRUE(resources.UpsertPod(PodObject(kUid2, "node-3", "1", "1Gi")).ok());
-  names.push_back("absent");
-  names.push_back("node-1");
+  names.emplace_back("absent");
+  names.emplace_back("node-1");
   const auto free = resources.FreeOf({names.begin(), names.end()});
   ASSERT_EQ(free.size(), names.size());
   for (size_t i = 0; i < names.size(); ++i) {
@@ -122,9 +122,9 @@ TEST(NodeResourcesTest, FreeOfByIndexAgreesWithFreeOfByName) {
   ASSERT_TRUE(resources.UpsertPod(PodObject(kUid1, "node-1", "3", "2Gi")).ok());
   ASSERT_TRUE(resources.UpsertPod(PodObject(kUid2, "node-2", "1", "1Gi")).ok());
   indices[2] = UINT32_MAX;  // By name.
-  names.push_back("absent");
+  names.emplace_back("absent");
   indices.push_back(UINT32_MAX);
-  names.push_back("node-5");
+  names.emplace_back("node-5");
   indices.push_back(1000);  // Past the nodes: by name.
   const std::vector<std::string_view> views(names.begin(), names.end());
   const auto by_index = resources.FreeOf(views, indices);
