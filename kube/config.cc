@@ -36,10 +36,10 @@ std::string TrimWhitespace(std::string_view text) {
 // Reads one kubeconfig: holds the file name for error messages.
 class KubeconfigReader {
  public:
-  KubeconfigReader(std::string path, YAML::Node root)
+  KubeconfigReader(std::string path, const YAML::Node& root)
       : path_(std::move(path)),
         dir_(std::filesystem::path(path_).parent_path().string()),
-        root_(std::move(root)) {}
+        root_(root) {}
 
   StatusOr<ClientConfig> Read(const std::string& context_override) {
     std::string context_name = context_override;

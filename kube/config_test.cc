@@ -20,7 +20,7 @@ constexpr char kKeyB64[] = "S0VZLVBFTQ==";
 class KubeconfigTest : public ::testing::Test {
  protected:
   std::string Write(const std::string& yaml) {
-    const std::string path = dir_ + "/config";
+    std::string path = dir_ + "/config";
     WriteFileOrDie(path, yaml);
     return path;
   }

@@ -157,6 +157,164 @@ void SetBlob(CURL* easy, CURLoption option, const std::string& data) {
   curl_easy_setopt(easy, option, &blob);
 }
 
+// Sets what every transfer has: the URL, timeouts, keepalive, the
+// callbacks into `transfer` and the error buffer.
+void SetTransferOptions(CURL* easy, const HttpRequest& request,
+                        const CurlHttpClientOptions& options,
+                        Transfer* transfer, char* error_buffer) {
+  curl_easy_setopt(easy, CURLOPT_URL, request.url.c_str());
+  curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, error_buffer);
+  curl_easy_setopt(easy, CURLOPT_USERAGENT, options.user_agent.c_str());
+  curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
+                   static_cast<long>(options.connect_timeout.count()));
+  const std::chrono::milliseconds timeout =
+      request.timeout.value_or(options.request_timeout);
+  curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS,
+                   static_cast<long>(std::max<int64_t>(0, timeout.count())));
+  curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+  curl_easy_setopt(easy, CURLOPT_TCP_KEEPIDLE, 30L);
+  curl_easy_setopt(easy, CURLOPT_TCP_KEEPINTVL, 10L);
+  curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &OnWrite);
+  curl_easy_setopt(easy, CURLOPT_WRITEDATA, transfer);
+  curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &OnHeader);
+  curl_easy_setopt(easy, CURLOPT_HEADERDATA, transfer);
+}
+
+// Sets the method and, for one that carries it, the body.
+void SetMethod(CURL* easy, const HttpRequest& request) {
+  if (request.method == "GET") {
+    curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
+    return;
+  }
+  curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+  if (!request.body.empty() || request.method == "POST" ||
+      request.method == "PUT" || request.method == "PATCH") {
+    curl_easy_setopt(easy, CURLOPT_POSTFIELDS, request.body.data());
+    curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE,
+                     static_cast<curl_off_t>(request.body.size()));
+  }
+}
+
+// The request's header list (the caller frees it with
+// curl_slist_free_all); Accept-Encoding goes to curl as an option.
+curl_slist* MakeHeaders(CURL* easy, const HttpRequest& request) {
+  curl_slist* headers = nullptr;
+  headers = curl_slist_append(headers, "Expect:");
+  bool has_accept = false;
+  for (const auto& [name, value] : request.headers) {
+    if (strcasecmp(name.c_str(), "Accept") == 0) has_accept = true;
+  }
+  if (!has_accept) {
+    headers = curl_slist_append(headers, "Accept: application/json");
+  }
+  for (const auto& [name, value] : request.headers) {
+    if (strcasecmp(name.c_str(), "Accept-Encoding") == 0) {
+      // curl sends the header and decodes the body it announces.
+      curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, value.c_str());
+      continue;
+    }
+    // An empty value ("Accept:") removes a header curl would add.
+    std::string line = name;
+    line += value.empty() ? ":" : ": ";
+    line += value;
+    headers = curl_slist_append(headers, line.c_str());
+  }
+  return headers;
+}
+
+// How a transfer driven by Drive() ended.
+struct Outcome {
+  bool cancelled = false;  // Seen cancelled while it ran.
+  CURLMcode multi_code = CURLM_OK;
+  bool done = false;  // curl reported it done, with `code`.
+  CURLcode code = CURLE_OK;
+  long request_size = 0;  // Request bytes sent.
+  long status_code = 0;
+};
+
+// Drives the transfer of `easy` on `multi` to its end or the request's
+// cancellation, which wakes curl_multi_poll at once. Leaves `easy` added
+// to `multi`.
+Outcome Drive(CURLM* multi, CURL* easy, const HttpRequest& request) {
+  Outcome outcome;
+  curl_multi_add_handle(multi, easy);
+  base::Cancellation::WakerId waker = 0;
+  if (request.cancel != nullptr) {
+    waker = request.cancel->AddWaker([multi] { curl_multi_wakeup(multi); });
+  }
+  while (true) {
+    int running = 0;
+    outcome.multi_code = curl_multi_perform(multi, &running);
+    if (outcome.multi_code != CURLM_OK || running == 0) break;
+    if (request.cancel != nullptr && request.cancel->IsCancelled()) {
+      outcome.cancelled = true;
+      break;
+    }
+    outcome.multi_code = curl_multi_poll(multi, nullptr, 0, 1000, nullptr);
+    if (outcome.multi_code != CURLM_OK) break;
+  }
+  if (request.cancel != nullptr) request.cancel->RemoveWaker(waker);
+  int queued = 0;
+  while (CURLMsg* message = curl_multi_info_read(multi, &queued)) {
+    if (message->msg == CURLMSG_DONE && message->easy_handle == easy) {
+      outcome.code = message->data.result;
+      outcome.done = true;
+    }
+  }
+  curl_easy_getinfo(easy, CURLINFO_REQUEST_SIZE, &outcome.request_size);
+  curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &outcome.status_code);
+  return outcome;
+}
+
+// The result of a transfer that ended as `outcome` says.
+HttpResult ResultOf(const std::string& what, const HttpRequest& request,
+                    const Outcome& outcome, Transfer* transfer,
+                    const char* error_buffer, size_t max_body_bytes) {
+  HttpResult result;
+  if (outcome.cancelled || (!outcome.done && request.cancel != nullptr &&
+                            request.cancel->IsCancelled())) {
+    result.status = Status(StatusCode::kCancelled, what + ": cancelled");
+    result.sent = outcome.request_size > 0;
+    return result;
+  }
+  if (!outcome.done) {
+    result.status = InternalError(what + ": curl multi error: " +
+                                  curl_multi_strerror(outcome.multi_code));
+    result.sent = outcome.request_size > 0;
+    return result;
+  }
+  const CURLcode code = outcome.code;
+  if (code == CURLE_OK) {
+    result.response = std::move(transfer->response);
+    result.response.status_code = static_cast<int>(outcome.status_code);
+    return result;
+  }
+  result.sent = !(IsBeforeSendError(code) && outcome.request_size == 0);
+  if (transfer->consumer_stopped) {
+    result.status =
+        Status(StatusCode::kCancelled, what + ": stopped by the consumer");
+    return result;
+  }
+  if (transfer->body_too_large) {
+    result.status =
+        ResourceExhaustedError(what + ": response body larger than " +
+                               std::to_string(max_body_bytes) + " bytes");
+    return result;
+  }
+  std::string detail = curl_easy_strerror(code);
+  if (error_buffer[0] != '\0') detail += std::string(" (") + error_buffer + ")";
+  if (code == CURLE_OPERATION_TIMEDOUT) {
+    result.status = DeadlineExceededError(what + ": " + detail);
+  } else if (IsConfigurationError(code)) {
+    result.status = FailedPreconditionError(what + ": " + detail);
+  } else {
+    result.status = UnavailableError(what + ": " + detail);
+  }
+  return result;
+}
+
 }  // namespace
 
 CurlHttpClient::CurlHttpClient(TlsConfig tls, CurlHttpClientOptions options)
@@ -268,138 +426,21 @@ HttpResult CurlHttpClient::Send(const HttpRequest& request) {
   transfer.max_body = options_.max_body_bytes;
   char error_buffer[CURL_ERROR_SIZE] = {0};
 
-  curl_easy_setopt(easy, CURLOPT_URL, request.url.c_str());
-  curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, error_buffer);
-  curl_easy_setopt(easy, CURLOPT_USERAGENT, options_.user_agent.c_str());
-  curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
-                   static_cast<long>(options_.connect_timeout.count()));
-  const std::chrono::milliseconds timeout =
-      request.timeout.value_or(options_.request_timeout);
-  curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS,
-                   static_cast<long>(std::max<int64_t>(0, timeout.count())));
-  curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
-  curl_easy_setopt(easy, CURLOPT_TCP_KEEPIDLE, 30L);
-  curl_easy_setopt(easy, CURLOPT_TCP_KEEPINTVL, 10L);
-  curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &OnWrite);
-  curl_easy_setopt(easy, CURLOPT_WRITEDATA, &transfer);
-  curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &OnHeader);
-  curl_easy_setopt(easy, CURLOPT_HEADERDATA, &transfer);
+  SetTransferOptions(easy, request, options_, &transfer, error_buffer);
   if (share_ != nullptr) curl_easy_setopt(easy, CURLOPT_SHARE, share_);
   ApplyTls(easy);
-
-  if (request.method == "GET") {
-    curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
-  } else {
-    curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, request.method.c_str());
-    if (!request.body.empty() || request.method == "POST" ||
-        request.method == "PUT" || request.method == "PATCH") {
-      curl_easy_setopt(easy, CURLOPT_POSTFIELDS, request.body.data());
-      curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE,
-                       static_cast<curl_off_t>(request.body.size()));
-    }
-  }
-  curl_slist* headers = nullptr;
-  headers = curl_slist_append(headers, "Expect:");
-  bool has_accept = false;
-  for (const auto& [name, value] : request.headers) {
-    if (strcasecmp(name.c_str(), "Accept") == 0) has_accept = true;
-  }
-  if (!has_accept) {
-    headers = curl_slist_append(headers, "Accept: application/json");
-  }
-  for (const auto& [name, value] : request.headers) {
-    if (strcasecmp(name.c_str(), "Accept-Encoding") == 0) {
-      // curl sends the header and decodes the body it announces.
-      curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, value.c_str());
-      continue;
-    }
-    // An empty value ("Accept:") removes a header curl would add.
-    headers = curl_slist_append(
-        headers, (name + (value.empty() ? ":" : ": " + value)).c_str());
-  }
+  SetMethod(easy, request);
+  curl_slist* headers = MakeHeaders(easy, request);
   curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
 
-  // Drive the transfer; Cancel() wakes curl_multi_poll at once.
-  CURLM* multi = handle.multi;
-  curl_multi_add_handle(multi, easy);
-  base::Cancellation::WakerId waker = 0;
-  if (request.cancel != nullptr) {
-    waker = request.cancel->AddWaker([multi] { curl_multi_wakeup(multi); });
-  }
-  bool cancelled = false;
-  CURLMcode multi_code = CURLM_OK;
-  while (true) {
-    int running = 0;
-    multi_code = curl_multi_perform(multi, &running);
-    if (multi_code != CURLM_OK || running == 0) break;
-    if (request.cancel != nullptr && request.cancel->IsCancelled()) {
-      cancelled = true;
-      break;
-    }
-    multi_code = curl_multi_poll(multi, nullptr, 0, 1000, nullptr);
-    if (multi_code != CURLM_OK) break;
-  }
-  if (request.cancel != nullptr) request.cancel->RemoveWaker(waker);
-  CURLcode code = CURLE_OK;
-  bool done = false;
-  int queued = 0;
-  while (CURLMsg* message = curl_multi_info_read(multi, &queued)) {
-    if (message->msg == CURLMSG_DONE && message->easy_handle == easy) {
-      code = message->data.result;
-      done = true;
-    }
-  }
-  long request_size = 0;
-  curl_easy_getinfo(easy, CURLINFO_REQUEST_SIZE, &request_size);
-  long status_code = 0;
-  curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status_code);
-  curl_multi_remove_handle(multi, easy);
+  const Outcome outcome = Drive(handle.multi, easy, request);
+  curl_multi_remove_handle(handle.multi, easy);
   curl_slist_free_all(headers);
   // The handle must not keep pointers into this frame.
   curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, nullptr);
   Release(handle);
-
-  if (cancelled ||
-      (!done && request.cancel != nullptr && request.cancel->IsCancelled())) {
-    result.status = Status(StatusCode::kCancelled, what + ": cancelled");
-    result.sent = request_size > 0;
-    return result;
-  }
-  if (!done) {
-    result.status = InternalError(
-        what + ": curl multi error: " + curl_multi_strerror(multi_code));
-    result.sent = request_size > 0;
-    return result;
-  }
-  if (code == CURLE_OK) {
-    result.response = std::move(transfer.response);
-    result.response.status_code = static_cast<int>(status_code);
-    return result;
-  }
-  result.sent = !(IsBeforeSendError(code) && request_size == 0);
-  if (transfer.consumer_stopped) {
-    result.status =
-        Status(StatusCode::kCancelled, what + ": stopped by the consumer");
-    return result;
-  }
-  if (transfer.body_too_large) {
-    result.status = ResourceExhaustedError(
-        what + ": response body larger than " +
-        std::to_string(options_.max_body_bytes) + " bytes");
-    return result;
-  }
-  std::string detail = curl_easy_strerror(code);
-  if (error_buffer[0] != '\0') detail += std::string(" (") + error_buffer + ")";
-  if (code == CURLE_OPERATION_TIMEDOUT) {
-    result.status = DeadlineExceededError(what + ": " + detail);
-  } else if (IsConfigurationError(code)) {
-    result.status = FailedPreconditionError(what + ": " + detail);
-  } else {
-    result.status = UnavailableError(what + ": " + detail);
-  }
-  return result;
+  return ResultOf(what, request, outcome, &transfer, error_buffer,
+                  options_.max_body_bytes);
 }
 
 }  // namespace gcushare::kube

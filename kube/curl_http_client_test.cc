@@ -280,6 +280,7 @@ TEST(CurlHttpClientTest, ConcurrentRequestsFromManyThreads) {
   CurlHttpClient client(TlsConfig{});
   std::atomic<int> good{0};
   std::vector<std::thread> threads;
+  threads.reserve(6);
   for (int t = 0; t < 6; ++t) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < 20; ++i) {

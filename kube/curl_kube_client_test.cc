@@ -40,7 +40,8 @@ class CurlKubeClientTest : public ::testing::Test {
   }
 
   // Serves `feed` for watch requests on `path`.
-  void ServeWatch(const std::string& path, std::shared_ptr<ChunkFeed> feed) {
+  void ServeWatch(const std::string& path,
+                  const std::shared_ptr<ChunkFeed>& feed) {
     server_.Handle(
         "GET", path,
         [this, feed](const httplib::Request&, httplib::Response& res) {
@@ -200,7 +201,7 @@ TEST_F(CurlKubeClientTest, ListAsksForTheNextPageBeforeHandingOverItems) {
   std::vector<std::string> names;
   bool asked_before_first_item = false;
   StatusOr<std::string> listed = NewClient()->ListEach(
-      Resource::Pods(), "", options, [&](nlohmann::json item) {
+      Resource::Pods(), "", options, [&](const nlohmann::json& item) {
         if (names.empty()) {
           // Bounded, so that a client that does not look ahead fails here
           // instead of hanging.
@@ -265,7 +266,7 @@ TEST_F(CurlKubeClientTest, ListPageTooDeepIsDataLossAfterEarlierItems) {
   std::vector<std::string> names;
   StatusOr<std::string> listed = NewClient()->ListEach(
       Resource::Pods(), "", options,
-      [&](nlohmann::json item) { names.push_back(NameOf(item)); });
+      [&](const nlohmann::json& item) { names.push_back(NameOf(item)); });
   ASSERT_FALSE(listed.ok());
   EXPECT_EQ(listed.status().code(), StatusCode::kDataLoss);
   EXPECT_NE(listed.status().message().find("nested deeper than 100 levels"),
@@ -324,7 +325,7 @@ TEST_F(CurlKubeClientTest, UnpagedListCutShortOrMalformedIsDataLoss) {
     std::vector<std::string> names;
     StatusOr<std::string> listed = client->ListEach(
         Resource::Pods(), ns, ListOptions(),
-        [&](nlohmann::json item) { names.push_back(NameOf(item)); });
+        [&](const nlohmann::json& item) { names.push_back(NameOf(item)); });
     ASSERT_FALSE(listed.ok()) << ns;
     EXPECT_EQ(listed.status().code(), StatusCode::kDataLoss)
         << ns << ": " << listed.status();
@@ -715,7 +716,7 @@ TEST_F(CurlKubeClientTest, WatchIsCancellableFromAnotherThread) {
   WatchOptions options;
   options.cancel = &cancel;
   std::future<Status> watch = std::async(std::launch::async, [&] {
-    return client->Watch(Resource::Pods(), "", options, [&](WatchEvent) {
+    return client->Watch(Resource::Pods(), "", options, [&](const WatchEvent&) {
       if (count++ == 0) first_event.set_value();
     });
   });

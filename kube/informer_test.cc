@@ -40,7 +40,8 @@ constexpr char kPods[] = "/api/v1/namespaces/ns/pods";
 // current state, each watch request takes the next scripted response.
 class PodsEndpoint {
  public:
-  void SetList(std::vector<nlohmann::json> items, std::string rv) {
+  void SetList(const std::vector<nlohmann::json>& items,
+               const std::string& rv) {
     std::lock_guard<std::mutex> lock(mu_);
     list_ = PodList(items, rv);
   }

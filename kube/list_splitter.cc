@@ -21,7 +21,7 @@ bool IsSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 }  // namespace
 
-Status ListSplitter::Fail(std::string problem) {
+Status ListSplitter::Fail(const std::string& problem) {
   error_ = InvalidArgumentError("list answer: " + problem + " at byte " +
                                 std::to_string(offset_));
   return error_;
@@ -30,74 +30,18 @@ Status ListSplitter::Fail(std::string problem) {
 Status ListSplitter::Feed(std::string_view bytes, const ItemCallback& item) {
   if (!error_.ok()) return error_;
   size_t i = 0;
-  const size_t n = bytes.size();
-  while (i < n) {
+  while (i < bytes.size()) {
     if (in_item_) {
       GCUSHARE_RETURN_IF_ERROR(ScanItem(bytes, &i, item));
-      continue;
-    }
-    std::string& out = rest_;
-    if (in_string_) {
-      if (escaped_) {
-        escaped_ = false;
-        out.push_back(bytes[i]);
-        if (key_string_) key_.push_back(bytes[i]);
-        ++i;
-        ++offset_;
-        continue;
-      }
-      size_t j = i;
-      while (j < n && !kStringEnd[static_cast<unsigned char>(bytes[j])]) ++j;
-      out.append(bytes.data() + i, j - i);
-      if (key_string_) key_.append(bytes.data() + i, j - i);
-      offset_ += j - i;
-      i = j;
-      if (i == n) break;
-      const char c = bytes[i];
-      out.push_back(c);
-      if (c == '\\') {
-        escaped_ = true;
-        if (key_string_) key_.push_back(c);
-      } else {
-        in_string_ = false;
-        key_string_ = false;
-      }
-      ++i;
-      ++offset_;
-      continue;
-    }
-    if (done_) {
+    } else if (in_string_) {
+      ScanRootString(bytes, &i);
+    } else if (done_) {
       if (!IsSpace(bytes[i])) return Fail("data after the list");
       ++i;
       ++offset_;
-      continue;
-    }
-    if (in_items_ && !in_item_) {
-      // Between the items' elements: only white space, commas, an element
-      // (an object) or the array's end.
-      const char c = bytes[i];
-      if (c == '{') {
-        in_item_ = true;
-        item_.clear();
-        item_start_ = i;
-        ++depth_;
-        if (depth_ > max_depth_) return Fail("nested too deep");
-        ++i;
-        ++offset_;
-        GCUSHARE_RETURN_IF_ERROR(ScanItem(bytes, &i, item));
-        continue;
-      } else if (c == ']') {
-        in_items_ = false;
-        --depth_;
-        rest_.push_back(c);
-      } else if (c != ',' && !IsSpace(c)) {
-        return Fail("an item that is not an object");
-      }
-      ++i;
-      ++offset_;
-      continue;
-    }
-    if (depth_ == 0) {
+    } else if (in_items_) {
+      GCUSHARE_RETURN_IF_ERROR(ScanBetweenItems(bytes, &i, item));
+    } else if (depth_ == 0) {
       const char c = bytes[i];
       if (c == '{') {
         depth_ = 1;
@@ -108,53 +52,113 @@ Status ListSplitter::Feed(std::string_view bytes, const ItemCallback& item) {
       }
       ++i;
       ++offset_;
-      continue;
-    }
-    size_t j = i;
-    while (j < n && !kStructural[static_cast<unsigned char>(bytes[j])]) ++j;
-    out.append(bytes.data() + i, j - i);
-    offset_ += j - i;
-    i = j;
-    if (i == n) break;
-    const char c = bytes[i];
-    ++i;
-    ++offset_;
-    switch (c) {
-      case '"':
-        in_string_ = true;
-        if (depth_ == 1 && expect_key_) {
-          key_string_ = true;
-          expect_key_ = false;
-          key_.clear();
-        }
-        out.push_back(c);
-        break;
-      case ',':
-        if (depth_ == 1) expect_key_ = true;
-        out.push_back(c);
-        break;
-      case ':':
-        out.push_back(c);
-        break;
-      case '{':
-      case '[':
-        if (depth_ == 1 && c == '[' && key_ == "items") {
-          in_items_ = true;
-          key_.clear();  // Only the first "items" array is split.
-        }
-        ++depth_;
-        if (depth_ > max_depth_) return Fail("nested too deep");
-        out.push_back(c);
-        break;
-      default:  // '}' or ']'
-        --depth_;
-        out.push_back(c);
-        if (depth_ == 0) {
-          done_ = true;
-        }
-        break;
+    } else {
+      GCUSHARE_RETURN_IF_ERROR(ScanRoot(bytes, &i));
     }
   }
+  return OkStatus();
+}
+
+void ListSplitter::ScanRootString(std::string_view bytes, size_t* at) {
+  const size_t n = bytes.size();
+  size_t i = *at;
+  if (escaped_) {
+    escaped_ = false;
+    rest_.push_back(bytes[i]);
+    if (key_string_) key_.push_back(bytes[i]);
+    *at = i + 1;
+    ++offset_;
+    return;
+  }
+  size_t j = i;
+  while (j < n && !kStringEnd[static_cast<unsigned char>(bytes[j])]) ++j;
+  rest_.append(bytes.data() + i, j - i);
+  if (key_string_) key_.append(bytes.data() + i, j - i);
+  offset_ += j - i;
+  i = j;
+  if (i < n) {
+    const char c = bytes[i];
+    rest_.push_back(c);
+    if (c == '\\') {
+      escaped_ = true;
+      if (key_string_) key_.push_back(c);
+    } else {
+      in_string_ = false;
+      key_string_ = false;
+    }
+    ++i;
+    ++offset_;
+  }
+  *at = i;
+}
+
+Status ListSplitter::ScanBetweenItems(std::string_view bytes, size_t* at,
+                                      const ItemCallback& item) {
+  // Between the items' elements: only white space, commas, an element
+  // (an object) or the array's end.
+  const char c = bytes[*at];
+  if (c == '{') {
+    in_item_ = true;
+    item_.clear();
+    item_start_ = *at;
+    ++depth_;
+    if (depth_ > max_depth_) return Fail("nested too deep");
+    ++*at;
+    ++offset_;
+    return ScanItem(bytes, at, item);
+  }
+  if (c == ']') {
+    in_items_ = false;
+    --depth_;
+    rest_.push_back(c);
+  } else if (c != ',' && !IsSpace(c)) {
+    return Fail("an item that is not an object");
+  }
+  ++*at;
+  ++offset_;
+  return OkStatus();
+}
+
+Status ListSplitter::ScanRoot(std::string_view bytes, size_t* at) {
+  const size_t n = bytes.size();
+  size_t i = *at;
+  while (i < n && !kStructural[static_cast<unsigned char>(bytes[i])]) ++i;
+  rest_.append(bytes.data() + *at, i - *at);
+  offset_ += i - *at;
+  *at = i;
+  if (i == n) return OkStatus();
+  const char c = bytes[i];
+  ++*at;
+  ++offset_;
+  switch (c) {
+    case '"':
+      in_string_ = true;
+      if (depth_ == 1 && expect_key_) {
+        key_string_ = true;
+        expect_key_ = false;
+        key_.clear();
+      }
+      break;
+    case ',':
+      if (depth_ == 1) expect_key_ = true;
+      break;
+    case ':':
+      break;
+    case '{':
+    case '[':
+      if (depth_ == 1 && c == '[' && key_ == "items") {
+        in_items_ = true;
+        key_.clear();  // Only the first "items" array is split.
+      }
+      ++depth_;
+      if (depth_ > max_depth_) return Fail("nested too deep");
+      break;
+    default:  // '}' or ']'
+      --depth_;
+      if (depth_ == 0) done_ = true;
+      break;
+  }
+  rest_.push_back(c);
   return OkStatus();
 }
 

@@ -43,7 +43,17 @@ class ListSplitter {
   uint64_t items() const { return items_; }
 
  private:
-  Status Fail(std::string problem);
+  Status Fail(const std::string& problem);
+  // Scans bytes[*i, n) inside a string of the root (outside the items),
+  // up to its end or the end of the bytes.
+  void ScanRootString(std::string_view bytes, size_t* i);
+  // Scans bytes[*i] between the items' elements; an element's opening
+  // brace goes on into ScanItem().
+  Status ScanBetweenItems(std::string_view bytes, size_t* i,
+                          const ItemCallback& item);
+  // Scans bytes[*i, n) in the root outside strings, up to and including
+  // the next structural byte.
+  Status ScanRoot(std::string_view bytes, size_t* i);
   // Scans bytes[*i, n) inside an item (the fast path: memchr for string
   // ends, no copy unless the item spans Feed() calls); returns at the end
   // of the bytes or after the item's closing brace (handed over).

@@ -58,53 +58,59 @@ StatusOr<Selector> Selector::Parse(std::string_view text, bool labels) {
   const std::string kind = labels ? "label selector" : "field selector";
   size_t start = 0;
   const std::string all(text);
+  const std::string where = kind + " \"" + all + "\"";
   while (start <= all.size() && !Trim(all).empty()) {
     const size_t comma = all.find(',', start);
     const std::string term = Trim(all.substr(
         start, comma == std::string::npos ? std::string::npos : comma - start));
     start = comma == std::string::npos ? all.size() + 1 : comma + 1;
     if (term.empty()) continue;
-    if (term.find(" in ") != std::string::npos ||
-        term.find(" notin ") != std::string::npos ||
-        term.find('(') != std::string::npos) {
-      return InvalidArgumentError(kind + " \"" + all +
-                                  "\": set-based terms are not supported");
-    }
-    Term parsed;
-    std::string key;
-    size_t op_at = term.find("!=");
-    if (op_at != std::string::npos) {
-      parsed.op = Op::kNotEquals;
-      key = term.substr(0, op_at);
-      parsed.value = Trim(term.substr(op_at + 2));
-    } else if ((op_at = term.find("==")) != std::string::npos) {
-      parsed.op = Op::kEquals;
-      key = term.substr(0, op_at);
-      parsed.value = Trim(term.substr(op_at + 2));
-    } else if ((op_at = term.find('=')) != std::string::npos) {
-      parsed.op = Op::kEquals;
-      key = term.substr(0, op_at);
-      parsed.value = Trim(term.substr(op_at + 1));
-    } else if (labels && term[0] == '!') {
-      parsed.op = Op::kNotExists;
-      key = term.substr(1);
-    } else if (labels) {
-      parsed.op = Op::kExists;
-      key = term;
-    } else {
-      return InvalidArgumentError(kind + " \"" + all + "\": term \"" + term +
-                                  "\" has no operator");
-    }
-    key = Trim(key);
-    if (key.empty()) {
-      return InvalidArgumentError(kind + " \"" + all + "\": empty key");
-    }
-    parsed.missing_is_empty = !labels;
-    parsed.path = labels ? std::vector<std::string>{"metadata", "labels", key}
-                         : SplitPath(key);
-    selector.terms_.push_back(std::move(parsed));
+    StatusOr<Term> parsed = ParseTerm(term, labels, where);
+    if (!parsed.ok()) return parsed.status();
+    selector.terms_.push_back(std::move(*parsed));
   }
   return selector;
+}
+
+StatusOr<Selector::Term> Selector::ParseTerm(const std::string& term,
+                                             bool labels,
+                                             const std::string& where) {
+  if (term.find(" in ") != std::string::npos ||
+      term.find(" notin ") != std::string::npos ||
+      term.find('(') != std::string::npos) {
+    return InvalidArgumentError(where + ": set-based terms are not supported");
+  }
+  Term parsed;
+  std::string key;
+  size_t op_at = term.find("!=");
+  if (op_at != std::string::npos) {
+    parsed.op = Op::kNotEquals;
+    key = term.substr(0, op_at);
+    parsed.value = Trim(term.substr(op_at + 2));
+  } else if ((op_at = term.find("==")) != std::string::npos) {
+    parsed.op = Op::kEquals;
+    key = term.substr(0, op_at);
+    parsed.value = Trim(term.substr(op_at + 2));
+  } else if ((op_at = term.find('=')) != std::string::npos) {
+    parsed.op = Op::kEquals;
+    key = term.substr(0, op_at);
+    parsed.value = Trim(term.substr(op_at + 1));
+  } else if (labels && term[0] == '!') {
+    parsed.op = Op::kNotExists;
+    key = term.substr(1);
+  } else if (labels) {
+    parsed.op = Op::kExists;
+    key = term;
+  } else {
+    return InvalidArgumentError(where + ": term \"" + term +
+                                "\" has no operator");
+  }
+  key = Trim(key);
+  if (key.empty()) return InvalidArgumentError(where + ": empty key");
+  parsed.missing_is_empty = !labels;
+  parsed.path = labels ? std::vector<std::string>{"metadata", "labels", key}
+                       : SplitPath(key);
+  return parsed;
 }
 
 bool Selector::Matches(const nlohmann::json& object) const {

@@ -35,6 +35,10 @@ class Selector {
     bool missing_is_empty = false;  // Fields: an absent field reads "".
   };
   static StatusOr<Selector> Parse(std::string_view text, bool labels);
+  // One non-empty term; errors start with `where` (the selector's kind and
+  // text).
+  static StatusOr<Term> ParseTerm(const std::string& term, bool labels,
+                                  const std::string& where);
 
   std::vector<Term> terms_;
 };

@@ -118,22 +118,41 @@ StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
     }
   }
   if (pods_ != nullptr && !AsksForGcu(*pod_object, container.name())) {
-    spdlog::warn(
-        "{}: carries a GCU assignment in its annotations but its spec "
-        "asks for no {} or {}: no card handed out",
-        who, contract::kResourceMemory, contract::kResourceCount);
-    if (events_ != nullptr) {
-      events_->Post({"Pod", pod.namespace_(), pod.name(), pod.uid()}, "Warning",
-                    "GCUNotRequested",
-                    "container " + container.name() +
-                        " got no GCU card: the pod's annotations name one "
-                        "but its spec asks for no " +
-                        std::string(contract::kResourceMemory) + " or " +
-                        std::string(contract::kResourceCount));
-    }
+    WarnGcuNotRequested(pod, container.name(), who);
     return response;
   }
 
+  StatusOr<AdjustmentInput> input = MakeAdjustmentInput(cards, who);
+  if (!input.ok()) return input.status();
+  *response.mutable_adjust() = BuildAdjustment(*input, container);
+  WarnRemovedStillAllowed(container, response.adjust(), who);
+  spdlog::info("{}: cards {} ({}), unit {}", who,
+               contract::JoinCardList(cards.cards),
+               cards.shared ? "shared" : "whole", input->unit.ToString());
+  MarkAssigned(pod, annotations);
+  return response;
+}
+
+void ContainerAdjuster::WarnGcuNotRequested(const api::PodSandbox& pod,
+                                            const std::string& container,
+                                            const std::string& who) {
+  spdlog::warn(
+      "{}: carries a GCU assignment in its annotations but its spec "
+      "asks for no {} or {}: no card handed out",
+      who, contract::kResourceMemory, contract::kResourceCount);
+  if (events_ != nullptr) {
+    events_->Post({"Pod", pod.namespace_(), pod.name(), pod.uid()}, "Warning",
+                  "GCUNotRequested",
+                  "container " + container +
+                      " got no GCU card: the pod's annotations name one "
+                      "but its spec asks for no " +
+                      std::string(contract::kResourceMemory) + " or " +
+                      std::string(contract::kResourceCount));
+  }
+}
+
+StatusOr<AdjustmentInput> ContainerAdjuster::MakeAdjustmentInput(
+    const ContainerCards& cards, const std::string& who) {
   AdjustmentInput input;
   input.cards = cards;
   input.card_memory_units = cards.card_memory_units;
@@ -175,9 +194,13 @@ StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
     }
     input.nodes.push_back(*info);
   }
+  return input;
+}
 
-  *response.mutable_adjust() = BuildAdjustment(input, container);
-  for (uint32_t card : RemovedCardsStillAllowed(container, response.adjust())) {
+void ContainerAdjuster::WarnRemovedStillAllowed(
+    const api::Container& container, const api::ContainerAdjustment& adjust,
+    const std::string& who) {
+  for (uint32_t card : RemovedCardsStillAllowed(container, adjust)) {
     base::MutexLock lock(warned_mu_);
     if (warned_cards_.count(card) > 0) continue;
     // Bounded: past kMaxWarnedCards indices every removal is logged.
@@ -189,11 +212,6 @@ StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
         "with --devices-from-nri (logged once per card)",
         who, CardDevicePath(card));
   }
-  spdlog::info("{}: cards {} ({}), unit {}", who,
-               contract::JoinCardList(cards.cards),
-               cards.shared ? "shared" : "whole", input.unit.ToString());
-  MarkAssigned(pod, annotations);
-  return response;
 }
 
 void ContainerAdjuster::MarkAssigned(const api::PodSandbox& pod,

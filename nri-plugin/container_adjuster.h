@@ -50,7 +50,9 @@
 #include "base/mutex.h"
 #include "contract/memory_unit.h"
 #include "kube/event_queue.h"
+#include "nri-plugin/adjustment.h"
 #include "nri-plugin/api/api.pb.h"
+#include "nri-plugin/card_request.h"
 #include "nri-plugin/device_nodes.h"
 #include "nri-plugin/node_info.h"
 #include "nri-plugin/pod_lookup.h"
@@ -87,6 +89,20 @@ class ContainerAdjuster {
 
  private:
   StatusOr<nlohmann::json> ReadPod(const api::PodSandbox& pod);
+  // Logs, and records as a Warning event, that `container` of `pod` got no
+  // card: its annotations name one but its spec asks for none.
+  void WarnGcuNotRequested(const api::PodSandbox& pod,
+                           const std::string& container,
+                           const std::string& who);
+  // The facts for BuildAdjustment(): the memory unit, the card size and
+  // the host's device nodes of `cards` (an unusable one is an error).
+  StatusOr<AdjustmentInput> MakeAdjustmentInput(const ContainerCards& cards,
+                                                const std::string& who);
+  // Warns, once per card, of a card removed from `container` whose
+  // device-cgroup allow rule stays.
+  void WarnRemovedStillAllowed(const api::Container& container,
+                               const api::ContainerAdjustment& adjust,
+                               const std::string& who);
   // Queues the mark gcu-device-assigned=true when the pod's annotations do
   // not say so yet.
   void MarkAssigned(const api::PodSandbox& pod,

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 
 #include "base/mutex.h"
 #include "base/thread_annotations.h"
@@ -16,7 +17,7 @@ class FakeDeviceNodes : public DeviceNodes {
  public:
   void Add(const std::string& path, DeviceNodeInfo info) {
     base::MutexLock lock(mu_);
-    nodes_[path] = info;
+    nodes_[path] = std::move(info);
   }
   // /dev/gcu0 ... /dev/gcu<n-1> as character devices 238:<index>.
   void AddCards(int n) {

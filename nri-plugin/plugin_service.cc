@@ -8,7 +8,7 @@
 namespace gcushare::nri {
 
 void RegisterPluginService(ttrpc::Server* server, ContainerAdjuster* adjuster,
-                           std::function<void()> on_shutdown,
+                           const std::function<void()>& on_shutdown,
                            NriMetrics* metrics) {
   const std::string service(kPluginService);
   server->RegisterProto<api::ConfigureRequest, api::ConfigureResponse>(

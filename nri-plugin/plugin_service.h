@@ -30,7 +30,7 @@ inline constexpr int32_t kSubscribedEvents = EventMask({api::CREATE_CONTAINER});
 
 // `metrics` (borrowed; may be null) counts and times CreateContainer.
 void RegisterPluginService(ttrpc::Server* server, ContainerAdjuster* adjuster,
-                           std::function<void()> on_shutdown,
+                           const std::function<void()>& on_shutdown,
                            NriMetrics* metrics = nullptr);
 
 }  // namespace gcushare::nri

@@ -144,6 +144,7 @@ TEST_F(PluginTest, SixtyFourIdenticalPodsAtOnce) {
   std::vector<api::Container> results(kPods);
   std::vector<Status> errors(kPods);
   std::vector<std::thread> threads;
+  threads.reserve(kPods);
   for (int i = 0; i < kPods; ++i) {
     threads.emplace_back([&, i] {
       uint32_t card = i % 8;
@@ -424,10 +425,10 @@ class StalledServer {
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    ::listen(fd_, 64);
+    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    EXPECT_EQ(::listen(fd_, 64), 0);
     socklen_t len = sizeof addr;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    EXPECT_EQ(::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len), 0);
     port_ = ntohs(addr.sin_port);
   }
   ~StalledServer() { ::close(fd_); }

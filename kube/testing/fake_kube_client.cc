@@ -223,7 +223,7 @@ Status FakeKubeClient::Watch(const Resource& resource, std::string_view ns,
     return InNamespace(object, namespace_name) && labels.Matches(object) &&
            fields.Matches(object);
   };
-  const Status expired = ApiError(410, "Expired", "too old resource version");
+  Status expired = ApiError(410, "Expired", "too old resource version");
 
   std::vector<WatchEvent> pending;
   int64_t position = 0;

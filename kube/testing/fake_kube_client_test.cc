@@ -216,18 +216,19 @@ TEST(FakeKubeClientTest, WatchFromAnOldVersionReplaysAndExpiredIs410) {
   options.resource_version = start;
   options.cancel = &cancel;
   std::vector<std::string> seen;
-  Status status =
-      client.Watch(Resource::Pods(), "ns", options, [&](WatchEvent event) {
-        seen.push_back(NameOf(event.object));
-        cancel.Cancel();
-      });
+  Status status = client.Watch(Resource::Pods(), "ns", options,
+                               [&](const WatchEvent& event) {
+                                 seen.push_back(NameOf(event.object));
+                                 cancel.Cancel();
+                               });
   EXPECT_EQ(status.code(), StatusCode::kCancelled);
   EXPECT_EQ(seen, std::vector<std::string>{"p1"});
 
   client.ExpireHistory();
   WatchOptions old;
   old.resource_version = start;
-  Status expired = client.Watch(Resource::Pods(), "ns", old, [](WatchEvent) {});
+  Status expired =
+      client.Watch(Resource::Pods(), "ns", old, [](const WatchEvent&) {});
   EXPECT_EQ(expired.http_code(), 410);
 }
 

@@ -191,7 +191,7 @@ bool ScriptedServer::WaitForRequests(
 }
 
 void ScriptedServer::Stream(httplib::Response& response,
-                            std::shared_ptr<ChunkFeed> feed) {
+                            const std::shared_ptr<ChunkFeed>& feed) {
   response.status = 200;
   response.set_chunked_content_provider(
       "application/json",

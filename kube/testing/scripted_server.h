@@ -103,7 +103,8 @@ class ScriptedServer {
       std::chrono::milliseconds timeout = std::chrono::seconds(20));
 
   // Serves `feed` as a chunked application/json body.
-  void Stream(httplib::Response& response, std::shared_ptr<ChunkFeed> feed);
+  void Stream(httplib::Response& response,
+              const std::shared_ptr<ChunkFeed>& feed);
 
   // Sets a JSON body.
   static void Json(httplib::Response& response, int status,

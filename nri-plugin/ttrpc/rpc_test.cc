@@ -47,7 +47,11 @@ class RpcTest : public ::testing::Test {
                       [](const RequestContext& c,
                          const std::string&) -> StatusOr<std::string> {
                         std::string out = std::to_string(c.timeout_nano > 0);
-                        for (auto& [k, v] : c.metadata) out += k + "=" + v;
+                        for (auto& [k, v] : c.metadata) {
+                          out += k;
+                          out += "=";
+                          out += v;
+                        }
                         return out;
                       });
   }
@@ -93,6 +97,7 @@ TEST_F(RpcTest, UnaryCallAndErrors) {
 TEST_F(RpcTest, ManyConcurrentCallsMatchTheirResponses) {
   Start();
   std::vector<std::thread> threads;
+  threads.reserve(64);
   std::atomic<int> good{0};
   for (int i = 0; i < 64; ++i) {
     threads.emplace_back([&, i] {
