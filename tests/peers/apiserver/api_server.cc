@@ -78,7 +78,8 @@ Status ApiServer::Start() {
     if (m == "DELETE") http_.Delete(".*", handler);
   }
   http_.set_exception_handler([](const httplib::Request&,
-                                 httplib::Response& res, std::exception_ptr) {
+                                 httplib::Response& res,
+                                 const std::exception_ptr&) {
     WriteStatus(res, ApiStatus::Failure(500, "InternalError",
                                         "Internal error occurred: unexpected "
                                         "exception"));

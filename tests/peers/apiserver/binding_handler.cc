@@ -80,7 +80,7 @@ void BindingHandler::Bind(const ApiPath& path, const httplib::Request& req,
     errors.push_back("target.kind: Unsupported value: " + GoQuote(target_kind) +
                      ": supported values: \"Node\", \"<empty>\"");
   }
-  if (node.empty()) errors.push_back("target.name: Required value");
+  if (node.empty()) errors.emplace_back("target.name: Required value");
   if (!errors.empty()) {
     std::string message = errors.size() == 1
                               ? errors[0]

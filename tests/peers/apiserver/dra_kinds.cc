@@ -13,7 +13,8 @@ namespace {
 
 constexpr char kGroup[] = "resource.k8s.io";
 
-ResourceKind Base(std::string resource, std::string kind, bool namespaced) {
+ResourceKind Base(std::string resource, const std::string& kind,
+                  bool namespaced) {
   ResourceKind k;
   k.group = kGroup;
   k.version = "v1";

@@ -51,6 +51,11 @@ std::string Index(const std::string& path, size_t i) {
   return path + "[" + std::to_string(i) + "]";
 }
 
+// The path of a map's entry: "<path>[<key>]".
+std::string Entry(const std::string& path, const std::string& key) {
+  return path + "[" + key + "]";
+}
+
 // How a JSON value shows in "Invalid value: ...".
 std::string ShowValue(const Json& v) {
   if (v.is_string()) return GoQuote(v.get<std::string>());
@@ -201,7 +206,7 @@ void ValidateDevice(const Json& device, const std::string& path, Errors& errs) {
   }
   if (attributes != nullptr && attributes->is_object()) {
     for (const std::string& key : SortedKeys(*attributes)) {
-      const std::string apath = path + ".attributes[" + key + "]";
+      const std::string apath = Entry(path + ".attributes", key);
       ValidateQualifiedName(key, apath, errs);
       ValidateAttribute((*attributes)[key], apath, errs);
     }
@@ -212,7 +217,7 @@ void ValidateDevice(const Json& device, const std::string& path, Errors& errs) {
   if (capacity != nullptr && capacity->is_object()) {
     for (const std::string& key : SortedKeys(*capacity)) {
       const Json& entry = (*capacity)[key];
-      const std::string cpath = path + ".capacity[" + key + "]";
+      const std::string cpath = Entry(path + ".capacity", key);
       ValidateQualifiedName(key, cpath, errs);
       const Json* policy = Child(entry, "requestPolicy");
       if (policy == nullptr) continue;
@@ -243,13 +248,9 @@ void ValidateImmutable(const Json* now, const Json* before,
   }
 }
 
-void ValidateSliceSpec(const Json& spec, const Json* old_spec, Errors& errs) {
-  const std::string driver = StringOf(Child(spec, "driver"));
-  ValidateDriverName(driver, "spec.driver", errs);
-  const Json* pool = Child(spec, "pool");
-  const Json empty = Json::object();
-  if (pool == nullptr) pool = &empty;
-  const std::string pool_name = StringOf(Child(*pool, "name"));
+// spec.pool: its name, resourceSliceCount and generation.
+void ValidatePool(const Json& pool, Errors& errs) {
+  const std::string pool_name = StringOf(Child(pool, "name"));
   if (pool_name.empty()) {
     errs.push_back(FieldError::Required("spec.pool.name"));
   } else {
@@ -268,7 +269,7 @@ void ValidateSliceSpec(const Json& spec, const Json* old_spec, Errors& errs) {
       start = slash + 1;
     }
   }
-  const Json* count = Child(*pool, "resourceSliceCount");
+  const Json* count = Child(pool, "resourceSliceCount");
   const int64_t slice_count = count != nullptr && count->is_number_integer()
                                   ? count->get<int64_t>()
                                   : 0;
@@ -277,23 +278,30 @@ void ValidateSliceSpec(const Json& spec, const Json* old_spec, Errors& errs) {
                                        std::to_string(slice_count),
                                        "must be greater than zero"));
   }
-  const Json* generation = Child(*pool, "generation");
+  const Json* generation = Child(pool, "generation");
   if (generation != nullptr && generation->is_number_integer() &&
       generation->get<int64_t>() < 0) {
     errs.push_back(FieldError::Invalid(
         "spec.pool.generation", std::to_string(generation->get<int64_t>()),
         "must be greater than or equal to zero"));
   }
-  if (old_spec != nullptr) {
-    const Json* old_pool = Child(*old_spec, "pool");
-    ValidateImmutable(Child(*pool, "name"),
-                      old_pool == nullptr ? nullptr : Child(*old_pool, "name"),
-                      "spec.pool.name", errs);
-    ValidateImmutable(Child(spec, "driver"), Child(*old_spec, "driver"),
-                      "spec.driver", errs);
-    ValidateImmutable(Child(spec, "nodeName"), Child(*old_spec, "nodeName"),
-                      "spec.nodeName", errs);
-  }
+}
+
+// What an update must not change.
+void ValidateSliceImmutables(const Json& spec, const Json& pool,
+                             const Json& old_spec, Errors& errs) {
+  const Json* old_pool = Child(old_spec, "pool");
+  ValidateImmutable(Child(pool, "name"),
+                    old_pool == nullptr ? nullptr : Child(*old_pool, "name"),
+                    "spec.pool.name", errs);
+  ValidateImmutable(Child(spec, "driver"), Child(old_spec, "driver"),
+                    "spec.driver", errs);
+  ValidateImmutable(Child(spec, "nodeName"), Child(old_spec, "nodeName"),
+                    "spec.nodeName", errs);
+}
+
+// Exactly one of nodeName, nodeSelector, allNodes, perDeviceNodeSelection.
+void ValidateNodeSelection(const Json& spec, Errors& errs) {
   std::vector<std::string> set_fields;
   if (const Json* node = Child(spec, "nodeName"); node != nullptr) {
     if (StringOf(node).empty()) {
@@ -302,11 +310,11 @@ void ValidateSliceSpec(const Json& spec, const Json* old_spec, Errors& errs) {
                               "must be either unset or set to a non-empty "
                               "string"));
     } else {
-      set_fields.push_back("`nodeName`");
+      set_fields.emplace_back("`nodeName`");
     }
   }
   if (Child(spec, "nodeSelector") != nullptr) {
-    set_fields.push_back("`nodeSelector`");
+    set_fields.emplace_back("`nodeSelector`");
   }
   for (const char* key : {"allNodes", "perDeviceNodeSelection"}) {
     const Json* v = Child(spec, key);
@@ -334,6 +342,10 @@ void ValidateSliceSpec(const Json& spec, const Json* old_spec, Errors& errs) {
         "spec", GoQuote("{" + joined + "}"),
         std::string(kOneOf) + ", but multiple fields are set"));
   }
+}
+
+// spec.devices (or sharedCounters): their number and each device.
+void ValidateSliceDevices(const Json& spec, Errors& errs) {
   const Json* devices = Child(spec, "devices");
   if (Child(spec, "sharedCounters") != nullptr && devices != nullptr) {
     errs.push_back(
@@ -364,6 +376,20 @@ void ValidateSliceSpec(const Json& spec, const Json* old_spec, Errors& errs) {
                                       GoQuote(name), ""));
     }
   }
+}
+
+void ValidateSliceSpec(const Json& spec, const Json* old_spec, Errors& errs) {
+  const std::string driver = StringOf(Child(spec, "driver"));
+  ValidateDriverName(driver, "spec.driver", errs);
+  const Json* pool = Child(spec, "pool");
+  const Json empty = Json::object();
+  if (pool == nullptr) pool = &empty;
+  ValidatePool(*pool, errs);
+  if (old_spec != nullptr) {
+    ValidateSliceImmutables(spec, *pool, *old_spec, errs);
+  }
+  ValidateNodeSelection(spec, errs);
+  ValidateSliceDevices(spec, errs);
 }
 
 void ValidateAllocationMode(const Json& request, const std::string& path,

@@ -11,6 +11,22 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
+// The value of gate `name`, as Go's strconv.ParseBool reads it.
+StatusOr<bool> ParseGateValue(const std::string& name,
+                              const std::string& value) {
+  if (value == "1" || value == "t" || value == "T" || value == "true" ||
+      value == "TRUE" || value == "True") {
+    return true;
+  }
+  if (value == "0" || value == "f" || value == "F" || value == "false" ||
+      value == "FALSE" || value == "False") {
+    return false;
+  }
+  return InvalidArgumentError("invalid value of " + name + "=" + value +
+                              ", err: strconv.ParseBool: parsing \"" + value +
+                              "\": invalid syntax");
+}
+
 }  // namespace
 
 StatusOr<FeatureGates> FeatureGates::Parse(std::string_view text) {
@@ -28,18 +44,7 @@ StatusOr<FeatureGates> FeatureGates::Parse(std::string_view text) {
     }
     const std::string name(Trim(term.substr(0, eq)));
     const std::string value(Trim(term.substr(eq + 1)));
-    bool on = false;
-    if (value == "1" || value == "t" || value == "T" || value == "true" ||
-        value == "TRUE" || value == "True") {
-      on = true;
-    } else if (value == "0" || value == "f" || value == "F" ||
-               value == "false" || value == "FALSE" || value == "False") {
-      on = false;
-    } else {
-      return InvalidArgumentError("invalid value of " + name + "=" + value +
-                                  ", err: strconv.ParseBool: parsing \"" +
-                                  value + "\": invalid syntax");
-    }
+    GCUSHARE_ASSIGN_OR_RETURN(const bool on, ParseGateValue(name, value));
     if (name == "DRAConsumableCapacity") {
       gates.dra_consumable_capacity = on;
     } else if (name == "DRAExtendedResource") {

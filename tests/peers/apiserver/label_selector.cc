@@ -278,7 +278,7 @@ class Parser {
             GCUSHARE_RETURN_IF_ERROR(ValidateValue(r.values.back()));
           } else if (Peek().type == Tok::kComma ||
                      Peek().type == Tok::kCloseParen) {
-            r.values.push_back("");  // `k in ()` and `k in (a,)` hold "".
+            r.values.emplace_back("");  // `k in ()` and `k in (a,)` hold "".
           } else {
             return InvalidArgumentError("found '" + Peek().text +
                                         "', expected: identifier");

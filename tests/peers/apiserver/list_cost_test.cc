@@ -97,6 +97,7 @@ TEST(ListCostTest, AtMostConcurrencyAnswersAreCostedAtOnce) {
     --inside;
   });
   std::vector<std::thread> lists;
+  lists.reserve(3);
   for (int i = 0; i < 3; ++i) {
     lists.emplace_back([&] { cost.Charge(ListSource::kEtcd, 10); });
   }

@@ -79,6 +79,163 @@ StatusOr<bool> SelectorsMatch(const RequestPlan& plan,
   return true;
 }
 
+// The request's `exactly` part, or why the stand-in cannot serve it.
+StatusOr<const nlohmann::json*> ExactRequest(const nlohmann::json& request,
+                                             const std::string& where) {
+  auto exactly = request.find("exactly");
+  if (exactly == request.end() || !exactly->is_object()) {
+    return InvalidArgumentError(
+        where +
+        ": only exactly requests are supported by the stand-in scheduler "
+        "(firstAvailable is not)");
+  }
+  if (exactly->value("adminAccess", false)) {
+    return InvalidArgumentError(
+        where + ": adminAccess is not supported by the stand-in scheduler");
+  }
+  return &*exactly;
+}
+
+// Sets plan->selectors: the class's selectors, then the request's.
+Status CompilePlanSelectors(const nlohmann::json& exactly,
+                            const std::string& ref, RequestPlan* plan) {
+  GCUSHARE_ASSIGN_OR_RETURN(
+      std::vector<Selector> class_selectors,
+      CompileSelectors(kube::FindPath(*plan->device_class, {"spec"}) != nullptr
+                           ? (*plan->device_class)["spec"]
+                           : nlohmann::json(),
+                       "class " + plan->class_name + ": "));
+  GCUSHARE_ASSIGN_OR_RETURN(std::vector<Selector> request_selectors,
+                            CompileSelectors(exactly, "claim " + ref + ": "));
+  plan->selectors = std::move(class_selectors);
+  for (Selector& s : request_selectors) plan->selectors.push_back(s);
+  return OkStatus();
+}
+
+// Sets plan->all or plan->count from allocationMode and count.
+Status ReadAllocationMode(const nlohmann::json& exactly,
+                          const std::string& where, RequestPlan* plan) {
+  const std::string mode = exactly.value("allocationMode", "ExactCount");
+  if (mode == "All") {
+    plan->all = true;
+  } else if (mode == "ExactCount" || mode.empty()) {
+    auto count = exactly.find("count");
+    if (count != exactly.end()) {
+      if (!count->is_number_integer() || count->get<int64_t>() < 1) {
+        return InvalidArgumentError(where +
+                                    ": count must be a positive integer");
+      }
+      plan->count = count->get<int64_t>();
+    }
+  } else {
+    return InvalidArgumentError(where + ": unknown allocationMode \"" + mode +
+                                "\"");
+  }
+  return OkStatus();
+}
+
+// The error for a capacity request whose amount does not parse.
+Status CapacityRequestError(const std::string& where, const std::string& name,
+                            const Status& status) {
+  return InvalidArgumentError(where + ": capacity.requests." + name + ": " +
+                              status.message());
+}
+
+// Sets plan->capacity_requests from capacity.requests.
+Status ReadCapacityRequests(const nlohmann::json& exactly,
+                            const std::string& where, RequestPlan* plan) {
+  const nlohmann::json* capacity =
+      kube::FindPath(exactly, {"capacity", "requests"});
+  if (capacity == nullptr || !capacity->is_object()) return OkStatus();
+  for (const auto& [name, value] : capacity->items()) {
+    auto q =
+        value.is_string()
+            ? Quantity::Parse(value.get<std::string>())
+            : StatusOr<Quantity>(InvalidArgumentError("not a quantity string"));
+    if (!q.ok()) return CapacityRequestError(where, name, q.status());
+    plan->capacity_requests[name] = *q;
+  }
+  return OkStatus();
+}
+
+// Sets plan->candidates: the devices of the complete pools that match every
+// selector, in pool order. An incomplete pool is an error for All; a pool
+// with a matching device must be valid.
+Status FindCandidates(const std::vector<DevicePool>& pools,
+                      const std::string& where, RequestPlan* plan) {
+  for (const DevicePool& pool : pools) {
+    if (pool.incomplete) {
+      if (plan->all) {
+        return InvalidArgumentError(
+            where + ": asks for all devices, but resource pool " + pool.name +
+            " is currently being updated");
+      }
+      continue;
+    }
+    bool pool_used = false;
+    for (const PoolDevice& device : pool.devices) {
+      GCUSHARE_ASSIGN_OR_RETURN(bool matches, SelectorsMatch(*plan, device));
+      if (!matches) continue;
+      pool_used = true;
+      plan->candidates.push_back(&device);
+    }
+    if (pool_used && !pool.invalid_reason.empty()) {
+      return InvalidArgumentError("pool " + pool.name +
+                                  " is invalid: " + pool.invalid_reason);
+    }
+  }
+  return OkStatus();
+}
+
+// One entry of status.allocation.devices.results; a shared pick takes the
+// next shareID and lists its consumedCapacity.
+nlohmann::json ResultOf(const RequestPlan& plan, const Pick& pick,
+                        ShareIdSource* share_ids) {
+  nlohmann::json result = {{"request", plan.name},
+                           {"driver", pick.device->driver},
+                           {"pool", pick.device->pool},
+                           {"device", pick.device->name}};
+  if (pick.shared) {
+    result["shareID"] = share_ids->Next();
+    nlohmann::json consumed = nlohmann::json::object();
+    for (const auto& [name, amount] : pick.consumed) {
+      consumed[name] = amount.ToString();
+    }
+    result["consumedCapacity"] = consumed;
+  }
+  return result;
+}
+
+// Claim `c`'s status.allocation.devices.config: its requests' class configs
+// (FromClass), then the claim's own (FromClaim).
+nlohmann::json ClaimConfig(const std::vector<RequestPlan>& plans, size_t c,
+                           const nlohmann::json& claim) {
+  nlohmann::json config = nlohmann::json::array();
+  for (const RequestPlan& plan : plans) {
+    if (plan.claim != c) continue;
+    const nlohmann::json* class_config =
+        kube::FindPath(*plan.device_class, {"spec", "config"});
+    if (class_config == nullptr || !class_config->is_array()) continue;
+    for (const nlohmann::json& entry : *class_config) {
+      nlohmann::json item = {{"source", "FromClass"},
+                             {"requests", {plan.name}}};
+      if (entry.contains("opaque")) item["opaque"] = entry["opaque"];
+      config.push_back(item);
+    }
+  }
+  const nlohmann::json* claim_config =
+      kube::FindPath(claim, {"spec", "devices", "config"});
+  if (claim_config != nullptr && claim_config->is_array()) {
+    for (const nlohmann::json& entry : *claim_config) {
+      nlohmann::json item = {{"source", "FromClaim"}};
+      if (entry.contains("requests")) item["requests"] = entry["requests"];
+      if (entry.contains("opaque")) item["opaque"] = entry["opaque"];
+      config.push_back(item);
+    }
+  }
+  return config;
+}
+
 class Search {
  public:
   Search(std::vector<RequestPlan>* plans, const AllocatedDevices* allocated)
@@ -266,17 +423,8 @@ StatusOr<AllocationOutcome> Allocator::Allocate(
       plan.claim = c;
       plan.name = kube::StringAt(request, {"name"});
       const std::string where = "claim " + ref + ", request " + plan.name;
-      auto exactly = request.find("exactly");
-      if (exactly == request.end() || !exactly->is_object()) {
-        return InvalidArgumentError(
-            where +
-            ": only exactly requests are supported by the stand-in scheduler "
-            "(firstAvailable is not)");
-      }
-      if (exactly->value("adminAccess", false)) {
-        return InvalidArgumentError(
-            where + ": adminAccess is not supported by the stand-in scheduler");
-      }
+      GCUSHARE_ASSIGN_OR_RETURN(const nlohmann::json* exactly,
+                                ExactRequest(request, where));
       plan.class_name = exactly->value("deviceClassName", "");
       plan.device_class = FindClass(plan.class_name);
       if (plan.device_class == nullptr) {
@@ -285,69 +433,10 @@ StatusOr<AllocationOutcome> Allocator::Allocate(
             ": deviceclass.resource.k8s.io \"" + plan.class_name +
             "\" not found");
       }
-      GCUSHARE_ASSIGN_OR_RETURN(
-          std::vector<Selector> class_selectors,
-          CompileSelectors(
-              kube::FindPath(*plan.device_class, {"spec"}) != nullptr
-                  ? (*plan.device_class)["spec"]
-                  : nlohmann::json(),
-              "class " + plan.class_name + ": "));
-      GCUSHARE_ASSIGN_OR_RETURN(
-          std::vector<Selector> request_selectors,
-          CompileSelectors(*exactly, "claim " + ref + ": "));
-      plan.selectors = std::move(class_selectors);
-      for (Selector& s : request_selectors) plan.selectors.push_back(s);
-      const std::string mode = exactly->value("allocationMode", "ExactCount");
-      if (mode == "All") {
-        plan.all = true;
-      } else if (mode == "ExactCount" || mode.empty()) {
-        auto count = exactly->find("count");
-        if (count != exactly->end()) {
-          if (!count->is_number_integer() || count->get<int64_t>() < 1) {
-            return InvalidArgumentError(where +
-                                        ": count must be a positive integer");
-          }
-          plan.count = count->get<int64_t>();
-        }
-      } else {
-        return InvalidArgumentError(where + ": unknown allocationMode \"" +
-                                    mode + "\"");
-      }
-      const nlohmann::json* capacity =
-          kube::FindPath(*exactly, {"capacity", "requests"});
-      if (capacity != nullptr && capacity->is_object()) {
-        for (const auto& [name, value] : capacity->items()) {
-          auto q = value.is_string() ? Quantity::Parse(value.get<std::string>())
-                                     : StatusOr<Quantity>(InvalidArgumentError(
-                                           "not a quantity string"));
-          if (!q.ok()) {
-            return InvalidArgumentError(where + ": capacity.requests." + name +
-                                        ": " + q.status().message());
-          }
-          plan.capacity_requests[name] = *q;
-        }
-      }
-      for (const DevicePool& pool : pools) {
-        if (pool.incomplete) {
-          if (plan.all) {
-            return InvalidArgumentError(
-                where + ": asks for all devices, but resource pool " +
-                pool.name + " is currently being updated");
-          }
-          continue;
-        }
-        bool pool_used = false;
-        for (const PoolDevice& device : pool.devices) {
-          GCUSHARE_ASSIGN_OR_RETURN(bool matches, SelectorsMatch(plan, device));
-          if (!matches) continue;
-          pool_used = true;
-          plan.candidates.push_back(&device);
-        }
-        if (pool_used && !pool.invalid_reason.empty()) {
-          return InvalidArgumentError("pool " + pool.name +
-                                      " is invalid: " + pool.invalid_reason);
-        }
-      }
+      GCUSHARE_RETURN_IF_ERROR(CompilePlanSelectors(*exactly, ref, &plan));
+      GCUSHARE_RETURN_IF_ERROR(ReadAllocationMode(*exactly, where, &plan));
+      GCUSHARE_RETURN_IF_ERROR(ReadCapacityRequests(*exactly, where, &plan));
+      GCUSHARE_RETURN_IF_ERROR(FindCandidates(pools, where, &plan));
       if (plan.all && plan.candidates.empty()) {
         return AllocationOutcome{};
       }
@@ -364,19 +453,7 @@ StatusOr<AllocationOutcome> Allocator::Allocate(
   std::vector<nlohmann::json> selectors(claims.size());
   for (const Pick& pick : search.picks()) {
     const RequestPlan& plan = plans[pick.request];
-    nlohmann::json result = {{"request", plan.name},
-                             {"driver", pick.device->driver},
-                             {"pool", pick.device->pool},
-                             {"device", pick.device->name}};
-    if (pick.shared) {
-      result["shareID"] = share_ids_->Next();
-      nlohmann::json consumed = nlohmann::json::object();
-      for (const auto& [name, amount] : pick.consumed) {
-        consumed[name] = amount.ToString();
-      }
-      result["consumedCapacity"] = consumed;
-    }
-    results[plan.claim].push_back(result);
+    results[plan.claim].push_back(ResultOf(plan, pick, share_ids_));
     // createNodeSelector: a node-local device pins the claim to its node;
     // otherwise the first device's node selector (none for allNodes).
     const nlohmann::json& selector = pick.device->allocation_node_selector;
@@ -386,29 +463,7 @@ StatusOr<AllocationOutcome> Allocator::Allocate(
     }
   }
   for (size_t c = 0; c < claims.size(); ++c) {
-    nlohmann::json config = nlohmann::json::array();
-    for (const RequestPlan& plan : plans) {
-      if (plan.claim != c) continue;
-      const nlohmann::json* class_config =
-          kube::FindPath(*plan.device_class, {"spec", "config"});
-      if (class_config == nullptr || !class_config->is_array()) continue;
-      for (const nlohmann::json& entry : *class_config) {
-        nlohmann::json item = {{"source", "FromClass"},
-                               {"requests", {plan.name}}};
-        if (entry.contains("opaque")) item["opaque"] = entry["opaque"];
-        config.push_back(item);
-      }
-    }
-    const nlohmann::json* claim_config =
-        kube::FindPath(claims[c], {"spec", "devices", "config"});
-    if (claim_config != nullptr && claim_config->is_array()) {
-      for (const nlohmann::json& entry : *claim_config) {
-        nlohmann::json item = {{"source", "FromClaim"}};
-        if (entry.contains("requests")) item["requests"] = entry["requests"];
-        if (entry.contains("opaque")) item["opaque"] = entry["opaque"];
-        config.push_back(item);
-      }
-    }
+    const nlohmann::json config = ClaimConfig(plans, c, claims[c]);
     nlohmann::json& allocation = outcome.allocations[c];
     allocation["devices"] = {{"results", results[c]}};
     if (!config.empty()) allocation["devices"]["config"] = config;

@@ -88,8 +88,8 @@ json Node(const std::string& name) {
 class AllocatorTest : public ::testing::Test {
  protected:
   StatusOr<AllocationOutcome> Run(std::vector<json> slices,
-                                  std::vector<json> claims,
-                                  std::vector<json> existing = {},
+                                  const std::vector<json>& claims,
+                                  const std::vector<json>& existing = {},
                                   std::vector<json> classes = {
                                       Class("gcu.enflame.com")}) {
     auto allocated = GatherAllocatedDevices(existing);
@@ -189,6 +189,7 @@ TEST_F(AllocatorTest, ShareIdsAreUnique) {
   Allocator allocator({Slice("s", "node-a", {Gcu(0), Gcu(1)})},
                       {Class("gcu.enflame.com")}, {}, &random);
   std::vector<json> claims;
+  claims.reserve(8);
   for (int i = 0; i < 8; ++i) {
     claims.push_back(Claim("c" + std::to_string(i), {Request("gcu", "4Gi")}));
   }

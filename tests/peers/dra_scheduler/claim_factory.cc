@@ -115,6 +115,7 @@ StatusOr<std::optional<ExtendedResourceClaim>> BuildExtendedResourceClaim(
   // among classes naming the same resource the first by name.
   std::map<std::string, std::string> class_of;
   std::vector<const nlohmann::json*> sorted;
+  sorted.reserve(classes.size());
   for (const nlohmann::json& device_class : classes) {
     sorted.push_back(&device_class);
   }

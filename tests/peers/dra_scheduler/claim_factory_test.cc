@@ -14,7 +14,8 @@ json Pod(json containers, json init_containers = json::array()) {
            {{"containers", containers}, {"initContainers", init_containers}}}};
 }
 
-json Container(const std::string& name, json requests, json limits = json()) {
+json Container(const std::string& name, const json& requests,
+               const json& limits = json()) {
   json resources = {{"requests", requests}};
   if (!limits.is_null()) resources["limits"] = limits;
   return {{"name", name}, {"resources", resources}};

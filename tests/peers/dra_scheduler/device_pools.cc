@@ -94,6 +94,14 @@ bool PlacedOnNode(const nlohmann::json& holder, const nlohmann::json& node,
   return false;
 }
 
+// The error for a device capacity that does not parse.
+Status DeviceCapacityError(const std::string& slice_name,
+                           const std::string& device, const std::string& name,
+                           const Status& status) {
+  return InvalidArgumentError("resourceslice " + slice_name + ": device " +
+                              device + ": " + name + ": " + status.message());
+}
+
 }  // namespace
 
 bool NodeSelectorMatches(const nlohmann::json& selector,
@@ -187,9 +195,8 @@ StatusOr<std::vector<DevicePool>> PoolsForNode(
           for (const auto& [name, value] : capacity->items()) {
             auto parsed = ParseDeviceCapacity(value);
             if (!parsed.ok()) {
-              return InvalidArgumentError(
-                  "resourceslice " + slice_name + ": device " + entry.name +
-                  ": " + name + ": " + parsed.status().message());
+              return DeviceCapacityError(slice_name, entry.name, name,
+                                         parsed.status());
             }
             entry.capacity[name] = *parsed;
           }

@@ -8,7 +8,7 @@ namespace {
 using nlohmann::json;
 
 json Slice(const std::string& name, const std::string& pool, int generation,
-           int count, std::vector<std::string> devices) {
+           int count, const std::vector<std::string>& devices) {
   json list = json::array();
   for (const std::string& device : devices) list.push_back({{"name", device}});
   return {{"metadata", {{"name", name}}},

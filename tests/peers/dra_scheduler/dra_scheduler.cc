@@ -78,12 +78,6 @@ void Replace(std::vector<json>& objects, const json& object) {
   objects.push_back(object);
 }
 
-// A pod's claims, resolved for one scheduling attempt.
-struct PodClaims {
-  std::vector<std::string> names;  // Of existing claims, in pod order.
-  std::optional<ExtendedResourceClaim> extended;  // Not created yet.
-};
-
 }  // namespace
 
 DraScheduler::DraScheduler(kube::KubeClient* client, ShareIdSource* share_ids,
@@ -188,116 +182,87 @@ StatusOr<std::vector<PodOutcome>> DraScheduler::SchedulePending() {
                      return ra != rb ? ra < rb : Key(a) < Key(b);
                    });
   std::vector<PodOutcome> outcomes;
+  outcomes.reserve(pending.size());
   for (json& pod : pending) {
     outcomes.push_back(ScheduleOne(std::move(pod), snapshot));
   }
   return outcomes;
 }
 
+// A pod's claims, resolved for one scheduling attempt.
+struct DraScheduler::PodClaims {
+  std::vector<std::string> names;  // Of existing claims, in pod order.
+  std::optional<ExtendedResourceClaim> extended;  // Not created yet.
+};
+
+// A node for the pod, and what binding there takes.
+struct DraScheduler::Placement {
+  std::vector<json> to_allocate;
+  std::vector<std::string> to_allocate_names;  // "" for the extended claim.
+  std::vector<json> allocated;  // Copies: PreBind changes snapshot.claims.
+  std::string node;
+  std::vector<json> allocations;  // Of to_allocate, on `node`.
+};
+
 PodOutcome DraScheduler::ScheduleOne(json pod, Snapshot& snapshot) {
   PodOutcome outcome;
   outcome.pod = Key(pod);
   const std::string ns = kube::NamespaceOf(pod);
-  const int num_nodes = static_cast<int>(snapshot.nodes.size());
-  auto fail = [&](const std::string& reason, const std::string& message) {
-    outcome.reason = reason;
-    outcome.message = message;
+  auto fail = [&](const Failure& failure) {
+    outcome.reason = failure.reason;
+    outcome.message = failure.message;
     RecordFailure(pod, outcome);
     return outcome;
   };
   if (snapshot.nodes.empty()) {
-    return fail("SchedulerError", "no nodes available to schedule pods");
+    return fail({"SchedulerError", "no nodes available to schedule pods"});
   }
 
   // 1. The claims (the controller creates template claims first).
   PodClaims claims;
+  if (auto failure = ResolveClaims(pod, snapshot, &claims)) {
+    return fail(*failure);
+  }
+
+  // 2. A node where every claim is available or can be allocated.
+  Placement placement;
+  if (auto failure = ChooseNode(pod, claims, snapshot, &placement)) {
+    return fail(*failure);
+  }
+
+  // 3. PreBind: create the extended-resource claim, write the claims, bind.
+  if (auto failure = PreBind(pod, claims, snapshot, &placement)) {
+    return fail(*failure);
+  }
+  const std::string& chosen = placement.node;
+  Status bound =
+      client_->CreateBinding(ns, kube::NameOf(pod), Uid(pod), chosen, {});
+  if (!bound.ok()) {
+    return fail({"SchedulerError", std::string(bound.message())});
+  }
+  pod["spec"]["nodeName"] = chosen;
+  Replace(snapshot.pods, pod);
+  spdlog::info("Successfully bound pod to node: pod={} node={}", outcome.pod,
+               chosen);
+  outcome.bound = true;
+  outcome.node = chosen;
+  RecordEvent(pod, "Normal", "Scheduled", "Binding",
+              "Successfully assigned " + outcome.pod + " to " + chosen);
+  return outcome;
+}
+
+std::optional<DraScheduler::Failure> DraScheduler::ResolveClaims(
+    json& pod, Snapshot& snapshot, PodClaims* claims) {
   // A copy: `pod` is replaced by the patched pod inside the loop.
   const json* found = kube::FindPath(pod, {"spec", "resourceClaims"});
   const json entries = found != nullptr ? *found : json();
   if (entries.is_array()) {
     for (const json& entry : entries) {
-      const std::string entry_name = kube::StringAt(entry, {"name"});
-      std::string claim_name = kube::StringAt(entry, {"resourceClaimName"});
-      const std::string template_name =
-          kube::StringAt(entry, {"resourceClaimTemplateName"});
-      if (claim_name.empty() && template_name.empty()) {
-        return fail("SchedulerError",
-                    "pod " + outcome.pod + ": resource claim " + entry_name +
-                        " names neither a claim nor a template");
+      std::string claim_name;
+      if (auto failure = ClaimOfEntry(entry, pod, snapshot, &claim_name)) {
+        return failure;
       }
-      if (claim_name.empty()) {
-        const json* statuses =
-            kube::FindPath(pod, {"status", "resourceClaimStatuses"});
-        if (statuses != nullptr && statuses->is_array()) {
-          for (const json& status : *statuses) {
-            if (kube::StringAt(status, {"name"}) == entry_name) {
-              claim_name = kube::StringAt(status, {"resourceClaimName"});
-            }
-          }
-        }
-      }
-      if (claim_name.empty()) {
-        // The resourceclaim controller: an orphan it made before, or new.
-        for (const json& claim : snapshot.claims) {
-          if (IsTemplateClaimOf(claim, pod, entry_name)) {
-            claim_name = kube::NameOf(claim);
-          }
-        }
-        if (claim_name.empty()) {
-          StatusOr<json> claim_template = client_->Get(
-              kube::Resource::ResourceClaimTemplates(), ns, template_name);
-          if (!claim_template.ok()) {
-            return fail(
-                "Unschedulable",
-                PreFilterFailureMessage(
-                    num_nodes, "resource claim template \"" + template_name +
-                                   "\": " + claim_template.status().message()));
-          }
-          StatusOr<json> created = client_->Create(
-              kube::Resource::ResourceClaims(), ns,
-              ClaimFromTemplate(pod, entry_name, *claim_template));
-          if (!created.ok()) {
-            return fail("SchedulerError", "create ResourceClaim for pod " +
-                                              outcome.pod + ": " +
-                                              created.status().message());
-          }
-          snapshot.claims.push_back(*created);
-          claim_name = kube::NameOf(*created);
-        }
-        const json* recorded =
-            kube::FindPath(pod, {"status", "resourceClaimStatuses"});
-        json statuses = recorded != nullptr && recorded->is_array()
-                            ? *recorded
-                            : json::array();
-        statuses.push_back(
-            {{"name", entry_name}, {"resourceClaimName", claim_name}});
-        StatusOr<json> patched = client_->Patch(
-            kube::Resource::Pods(), ns, kube::NameOf(pod),
-            kube::PatchType::kMerge,
-            {{"status", {{"resourceClaimStatuses", statuses}}}}, "status");
-        if (!patched.ok()) {
-          return fail("SchedulerError", "update status of pod " + outcome.pod +
-                                            ": " + patched.status().message());
-        }
-        pod = *patched;
-        Replace(snapshot.pods, pod);
-      }
-      const json* claim = FindClaim(snapshot.claims, ns, claim_name);
-      if (claim == nullptr) {
-        return fail("Unschedulable",
-                    PreFilterFailureMessage(num_nodes,
-                                            "resourceclaim.resource.k8s.io \"" +
-                                                claim_name + "\" not found"));
-      }
-      if (kube::FindPath(*claim, {"metadata", "deletionTimestamp"}) !=
-          nullptr) {
-        return fail(
-            "Unschedulable",
-            PreFilterFailureMessage(num_nodes, "resourceclaim \"" + claim_name +
-                                                   "\" is being "
-                                                   "deleted"));
-      }
-      claims.names.push_back(claim_name);
+      claims->names.push_back(claim_name);
     }
   }
   std::string extended_name;
@@ -307,38 +272,149 @@ PodOutcome DraScheduler::ScheduleOne(json pod, Snapshot& snapshot) {
     }
   }
   if (!extended_name.empty()) {
-    claims.names.push_back(extended_name);
+    claims->names.push_back(extended_name);
   } else {
     auto extended = BuildExtendedResourceClaim(pod, snapshot.classes);
     if (!extended.ok()) {
-      return fail("SchedulerError", extended.status().message());
+      return Failure{"SchedulerError", extended.status().message()};
     }
-    claims.extended = std::move(*extended);
+    claims->extended = std::move(*extended);
   }
+  return std::nullopt;
+}
 
-  // 2. A node where every claim is available or can be allocated.
-  std::vector<json> to_allocate;
-  std::vector<std::string> to_allocate_names;  // "" for the extended claim.
-  std::vector<json> allocated;  // Copies: snapshot.claims changes below.
+std::optional<DraScheduler::Failure> DraScheduler::ClaimOfEntry(
+    const json& entry, json& pod, Snapshot& snapshot, std::string* name) {
+  const std::string ns = kube::NamespaceOf(pod);
+  const int num_nodes = static_cast<int>(snapshot.nodes.size());
+  const std::string entry_name = kube::StringAt(entry, {"name"});
+  std::string claim_name = kube::StringAt(entry, {"resourceClaimName"});
+  const std::string template_name =
+      kube::StringAt(entry, {"resourceClaimTemplateName"});
+  if (claim_name.empty() && template_name.empty()) {
+    return Failure{"SchedulerError",
+                   "pod " + Key(pod) + ": resource claim " + entry_name +
+                       " names neither a claim nor a template"};
+  }
+  if (claim_name.empty()) {
+    const json* statuses =
+        kube::FindPath(pod, {"status", "resourceClaimStatuses"});
+    if (statuses != nullptr && statuses->is_array()) {
+      for (const json& status : *statuses) {
+        if (kube::StringAt(status, {"name"}) == entry_name) {
+          claim_name = kube::StringAt(status, {"resourceClaimName"});
+        }
+      }
+    }
+  }
+  if (claim_name.empty()) {
+    // The resourceclaim controller: an orphan it made before, or new.
+    for (const json& claim : snapshot.claims) {
+      if (IsTemplateClaimOf(claim, pod, entry_name)) {
+        claim_name = kube::NameOf(claim);
+      }
+    }
+    if (claim_name.empty()) {
+      if (auto failure = CreateTemplateClaim(pod, entry_name, template_name,
+                                             snapshot, &claim_name)) {
+        return failure;
+      }
+    }
+    if (auto failure =
+            RecordClaimStatus(entry_name, claim_name, pod, snapshot)) {
+      return failure;
+    }
+  }
+  const json* claim = FindClaim(snapshot.claims, ns, claim_name);
+  if (claim == nullptr) {
+    return Failure{
+        "Unschedulable",
+        PreFilterFailureMessage(num_nodes, "resourceclaim.resource.k8s.io \"" +
+                                               claim_name + "\" not found")};
+  }
+  if (kube::FindPath(*claim, {"metadata", "deletionTimestamp"}) != nullptr) {
+    return Failure{
+        "Unschedulable",
+        PreFilterFailureMessage(num_nodes, "resourceclaim \"" + claim_name +
+                                               "\" is being "
+                                               "deleted")};
+  }
+  *name = claim_name;
+  return std::nullopt;
+}
+
+std::optional<DraScheduler::Failure> DraScheduler::CreateTemplateClaim(
+    const json& pod, const std::string& entry_name,
+    const std::string& template_name, Snapshot& snapshot, std::string* name) {
+  const std::string ns = kube::NamespaceOf(pod);
+  const int num_nodes = static_cast<int>(snapshot.nodes.size());
+  StatusOr<json> claim_template =
+      client_->Get(kube::Resource::ResourceClaimTemplates(), ns, template_name);
+  if (!claim_template.ok()) {
+    return Failure{
+        "Unschedulable",
+        PreFilterFailureMessage(
+            num_nodes, "resource claim template \"" + template_name +
+                           "\": " + claim_template.status().message())};
+  }
+  StatusOr<json> created =
+      client_->Create(kube::Resource::ResourceClaims(), ns,
+                      ClaimFromTemplate(pod, entry_name, *claim_template));
+  if (!created.ok()) {
+    return Failure{"SchedulerError", "create ResourceClaim for pod " +
+                                         Key(pod) + ": " +
+                                         created.status().message()};
+  }
+  snapshot.claims.push_back(*created);
+  *name = kube::NameOf(*created);
+  return std::nullopt;
+}
+
+std::optional<DraScheduler::Failure> DraScheduler::RecordClaimStatus(
+    const std::string& entry_name, const std::string& claim_name, json& pod,
+    Snapshot& snapshot) {
+  const json* recorded =
+      kube::FindPath(pod, {"status", "resourceClaimStatuses"});
+  json statuses =
+      recorded != nullptr && recorded->is_array() ? *recorded : json::array();
+  statuses.push_back({{"name", entry_name}, {"resourceClaimName", claim_name}});
+  StatusOr<json> patched = client_->Patch(
+      kube::Resource::Pods(), kube::NamespaceOf(pod), kube::NameOf(pod),
+      kube::PatchType::kMerge,
+      {{"status", {{"resourceClaimStatuses", statuses}}}}, "status");
+  if (!patched.ok()) {
+    return Failure{"SchedulerError", "update status of pod " + Key(pod) + ": " +
+                                         patched.status().message()};
+  }
+  pod = *patched;
+  Replace(snapshot.pods, pod);
+  return std::nullopt;
+}
+
+std::optional<DraScheduler::Failure> DraScheduler::ChooseNode(
+    const json& pod, const PodClaims& claims, Snapshot& snapshot,
+    Placement* placement) {
+  const std::string ns = kube::NamespaceOf(pod);
+  const int num_nodes = static_cast<int>(snapshot.nodes.size());
+  std::vector<json>& to_allocate = placement->to_allocate;
+  std::vector<json>& allocated = placement->allocated;
   for (const std::string& name : claims.names) {
     const json* claim = FindClaim(snapshot.claims, ns, name);
     if (IsAllocated(*claim)) {
       allocated.push_back(*claim);
     } else {
       to_allocate.push_back(*claim);
-      to_allocate_names.push_back(name);
+      placement->to_allocate_names.push_back(name);
     }
   }
   if (claims.extended.has_value()) {
     to_allocate.push_back(claims.extended->claim);
-    to_allocate_names.push_back("");
+    placement->to_allocate_names.emplace_back("");
   }
   StatusOr<AllocatedDevices> in_use = GatherAllocatedDevices(snapshot.claims);
-  if (!in_use.ok()) return fail("SchedulerError", in_use.status().message());
+  if (!in_use.ok()) return Failure{"SchedulerError", in_use.status().message()};
   Allocator allocator(snapshot.slices, snapshot.classes, *in_use, share_ids_);
   std::map<std::string, int> reasons;
-  std::string chosen;
-  std::vector<json> allocations;
   for (const json& node : snapshot.nodes) {
     bool available = true;
     for (const json& claim : allocated) {
@@ -354,36 +430,38 @@ PodOutcome DraScheduler::ScheduleOne(json pod, Snapshot& snapshot) {
       continue;
     }
     if (to_allocate.empty()) {
-      chosen = kube::NameOf(node);
-      break;
+      placement->node = kube::NameOf(node);
+      return std::nullopt;
     }
     StatusOr<AllocationOutcome> result = allocator.Allocate(node, to_allocate);
     if (!result.ok()) {
-      return fail("SchedulerError",
-                  "running \"DynamicResources\" filter plugin: " +
-                      result.status().message());
+      return Failure{"SchedulerError",
+                     "running \"DynamicResources\" filter plugin: " +
+                         result.status().message()};
     }
     if (!result->fits) {
       ++reasons[kCannotAllocate];
       continue;
     }
-    chosen = kube::NameOf(node);
-    allocations = std::move(result->allocations);
-    break;
+    placement->node = kube::NameOf(node);
+    placement->allocations = std::move(result->allocations);
+    return std::nullopt;
   }
-  if (chosen.empty()) {
-    return fail("Unschedulable", FilterFailureMessage(num_nodes, reasons));
-  }
+  return Failure{"Unschedulable", FilterFailureMessage(num_nodes, reasons)};
+}
 
-  // 3. PreBind: create the extended-resource claim, write the claims, bind.
-  auto prebind_error = [&](const Status& status) {
-    return fail(
+std::optional<DraScheduler::Failure> DraScheduler::PreBind(
+    json& pod, const PodClaims& claims, Snapshot& snapshot,
+    Placement* placement) {
+  const std::string ns = kube::NamespaceOf(pod);
+  auto prebind_error = [](const Status& status) {
+    return Failure{
         "SchedulerError",
-        "running PreBind plugin \"DynamicResources\": " + status.message());
+        "running PreBind plugin \"DynamicResources\": " + status.message()};
   };
-  for (size_t i = 0; i < to_allocate.size(); ++i) {
-    json claim = to_allocate[i];
-    if (to_allocate_names[i].empty()) {
+  for (size_t i = 0; i < placement->to_allocate.size(); ++i) {
+    json claim = placement->to_allocate[i];
+    if (placement->to_allocate_names[i].empty()) {
       StatusOr<json> created =
           client_->Create(kube::Resource::ResourceClaims(), ns, claim);
       if (!created.ok()) return prebind_error(created.status());
@@ -399,29 +477,16 @@ PodOutcome DraScheduler::ScheduleOne(json pod, Snapshot& snapshot) {
       Replace(snapshot.pods, pod);
     }
     StatusOr<json> reserved =
-        ReserveClaim(client_, claim, &allocations[i], pod);
+        ReserveClaim(client_, claim, &placement->allocations[i], pod);
     if (!reserved.ok()) return prebind_error(reserved.status());
     Replace(snapshot.claims, *reserved);
   }
-  for (const json& claim : allocated) {
+  for (const json& claim : placement->allocated) {
     StatusOr<json> reserved = ReserveClaim(client_, claim, nullptr, pod);
     if (!reserved.ok()) return prebind_error(reserved.status());
     Replace(snapshot.claims, *reserved);
   }
-  Status bound =
-      client_->CreateBinding(ns, kube::NameOf(pod), Uid(pod), chosen, {});
-  if (!bound.ok()) {
-    return fail("SchedulerError", std::string(bound.message()));
-  }
-  pod["spec"]["nodeName"] = chosen;
-  Replace(snapshot.pods, pod);
-  spdlog::info("Successfully bound pod to node: pod={} node={}", outcome.pod,
-               chosen);
-  outcome.bound = true;
-  outcome.node = chosen;
-  RecordEvent(pod, "Normal", "Scheduled", "Binding",
-              "Successfully assigned " + outcome.pod + " to " + chosen);
-  return outcome;
+  return std::nullopt;
 }
 
 void DraScheduler::RecordEvent(const json& pod, const std::string& type,

@@ -41,6 +41,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -90,9 +91,45 @@ class DraScheduler {
     std::vector<nlohmann::json> claims;
   };
 
+  // Why a scheduling attempt failed: the PodScheduled condition's reason
+  // ("Unschedulable" or "SchedulerError") and message.
+  struct Failure {
+    std::string reason;
+    std::string message;
+  };
+  struct PodClaims;  // A pod's claims, resolved for one attempt.
+  struct Placement;  // The chosen node and what binding there takes.
+
   StatusOr<Snapshot> ListAll();
   StatusOr<ReleaseSummary> Release(Snapshot& snapshot);
   PodOutcome ScheduleOne(nlohmann::json pod, Snapshot& snapshot);
+  // ScheduleOne's steps; each returns the failure that ends the attempt.
+  // Step 1: the claims of `pod` (updated when its status is patched).
+  std::optional<Failure> ResolveClaims(nlohmann::json& pod, Snapshot& snapshot,
+                                       PodClaims* claims);
+  // Step 1 for one spec.resourceClaims entry: the name of its claim.
+  std::optional<Failure> ClaimOfEntry(const nlohmann::json& entry,
+                                      nlohmann::json& pod, Snapshot& snapshot,
+                                      std::string* name);
+  // The resourceclaim controller: a new claim from the template.
+  std::optional<Failure> CreateTemplateClaim(const nlohmann::json& pod,
+                                             const std::string& entry_name,
+                                             const std::string& template_name,
+                                             Snapshot& snapshot,
+                                             std::string* name);
+  // Records the entry's claim in pod.status.resourceClaimStatuses.
+  std::optional<Failure> RecordClaimStatus(const std::string& entry_name,
+                                           const std::string& claim_name,
+                                           nlohmann::json& pod,
+                                           Snapshot& snapshot);
+  // Step 2: the first node where every claim is available or allocatable.
+  std::optional<Failure> ChooseNode(const nlohmann::json& pod,
+                                    const PodClaims& claims, Snapshot& snapshot,
+                                    Placement* placement);
+  // Step 3 up to the binding: creates the extended-resource claim and
+  // writes the claims' allocations and reservations.
+  std::optional<Failure> PreBind(nlohmann::json& pod, const PodClaims& claims,
+                                 Snapshot& snapshot, Placement* placement);
   void RecordFailure(const nlohmann::json& pod, PodOutcome& outcome);
   void RecordEvent(const nlohmann::json& pod, const std::string& type,
                    const std::string& reason, const std::string& action,

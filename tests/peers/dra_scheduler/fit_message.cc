@@ -21,6 +21,7 @@ std::string Preemption(int num_nodes) {
 std::string FilterFailureMessage(int num_nodes,
                                  const std::map<std::string, int>& reasons) {
   std::vector<std::string> items;
+  items.reserve(reasons.size());
   for (const auto& [reason, count] : reasons) {
     items.push_back(std::to_string(count) + " " + reason);
   }

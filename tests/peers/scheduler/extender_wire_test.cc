@@ -14,7 +14,7 @@ namespace gcushare::scheduler {
 namespace {
 
 std::string Capture(const std::string& name) {
-  const std::string text = testing::ReadFileOrEmpty(
+  std::string text = testing::ReadFileOrEmpty(
       testing::RunfilePath("tests/conformance/" + name));
   EXPECT_FALSE(text.empty()) << name;
   return text;

@@ -4,6 +4,7 @@ namespace gcushare::scheduler {
 
 std::vector<std::string> NodeNames(const std::vector<ObjectPtr>& nodes) {
   std::vector<std::string> names;
+  names.reserve(nodes.size());
   for (const ObjectPtr& node : nodes) {
     names.push_back(node->value("/metadata/name"_json_pointer, ""));
   }

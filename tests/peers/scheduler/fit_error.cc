@@ -13,6 +13,7 @@ constexpr char kNoClaims[] = "no new claims to deallocate";
 
 std::string Histogram(const std::map<std::string, int>& counts) {
   std::vector<std::string> items;
+  items.reserve(counts.size());
   for (const auto& [reason, count] : counts) {
     items.push_back(std::to_string(count) + " " + reason);
   }

@@ -20,7 +20,7 @@ using TypeTable = std::map<std::string_view, std::vector<Field>, std::less<>>;
 // core/v1 and meta/v1 struct fields in declaration order (k8s.io/api
 // core/v1/types.go, apimachinery meta/v1/types.go). Only the types a Pod or
 // Node commonly carries; the rest marshal with sorted keys.
-const TypeTable& Types() {
+const TypeTable& Types() {  // NOLINT(readability-function-size): a table
   static const TypeTable* const kTypes = new TypeTable{
       {"Pod",
        {{"kind", ""},

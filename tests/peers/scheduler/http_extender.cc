@@ -97,6 +97,7 @@ StatusOr<std::vector<HostPriority>> HttpExtender::Prioritize(
     const nlohmann::json& pod, const std::vector<ObjectPtr>& nodes) {
   if (config_.prioritize_verb.empty()) {
     std::vector<HostPriority> zero;
+    zero.reserve(nodes.size());
     for (const ObjectPtr& node : nodes) zero.push_back({NameOf(*node), 0});
     return zero;
   }

@@ -166,6 +166,16 @@ bool MatchesNodeAffinity(const nlohmann::json& pod,
   return true;
 }
 
+// TaintToleration's reason for an untolerated taint, in the simulated
+// release's wording.
+std::string UntoleratedTaintReason(MessageStyle style, const std::string& key,
+                                   const std::string& value) {
+  if (style == MessageStyle::kV126) {
+    return "node(s) had untolerated taint {" + key + ": " + value + "}";
+  }
+  return "node(s) had untolerated taint(s)";
+}
+
 }  // namespace
 
 ResourceAmounts PodRequests(const nlohmann::json& pod) {
@@ -225,11 +235,8 @@ NodeStatus FilterNode(const nlohmann::json& pod, const nlohmann::json& node,
       const std::string key = StringOf(Child(taint, "key"));
       const std::string value = StringOf(Child(taint, "value"));
       if (PodTolerates(pod, key, value, effect)) continue;
-      const std::string reason =
-          options.style == MessageStyle::kV126
-              ? "node(s) had untolerated taint {" + key + ": " + value + "}"
-              : "node(s) had untolerated taint(s)";
-      return {FilterCode::kUnschedulableAndUnresolvable, {reason}};
+      return {FilterCode::kUnschedulableAndUnresolvable,
+              {UntoleratedTaintReason(options.style, key, value)}};
     }
   }
   // NodeAffinity.

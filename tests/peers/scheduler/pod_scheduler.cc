@@ -62,6 +62,15 @@ void AddFailure(std::map<std::string, NodeStatus>& statuses,
   if (code == FilterCode::kUnschedulableAndUnresolvable) it->second.code = code;
 }
 
+// The pods `on_node` lists on `node` (none when it lists none).
+const std::vector<const nlohmann::json*>& PodsOn(
+    const std::map<std::string, std::vector<const nlohmann::json*>>& on_node,
+    const std::string& node) {
+  static const auto* const kNone = new std::vector<const nlohmann::json*>();
+  auto it = on_node.find(node);
+  return it == on_node.end() ? *kNone : it->second;
+}
+
 }  // namespace
 
 PodScheduler::PodScheduler(kube::KubeClient* client,
@@ -84,24 +93,10 @@ void PodScheduler::ForgetSettledAssumptions(const Snapshot& snapshot) {
   }
 }
 
-Decision PodScheduler::Decide(const nlohmann::json& pod,
-                              const Snapshot& snapshot) {
-  ForgetSettledAssumptions(snapshot);
-  Decision decision;
-  std::vector<ObjectPtr> nodes = snapshot.nodes;
-  std::sort(nodes.begin(), nodes.end(),
-            [](const ObjectPtr& a, const ObjectPtr& b) {
-              return NameOf(*a) < NameOf(*b);
-            });
-  if (nodes.empty()) {
-    decision.kind = Decision::Kind::kError;
-    decision.message = "no nodes available to schedule pods";
-    return decision;
-  }
-
-  // The pods on each node: bound ones, and the ones assumed here.
+PodScheduler::PodsByNode PodScheduler::PodsOnNodes(
+    const nlohmann::json& pod, const Snapshot& snapshot) const {
   const std::string uid = UidOf(pod);
-  std::map<std::string, std::vector<const nlohmann::json*>> on_node;
+  PodsByNode on_node;
   for (const ObjectPtr& other : snapshot.pods) {
     const std::string node = StringOf(Child(Child(*other, "spec"), "nodeName"));
     if (!node.empty() && UidOf(*other) != uid) {
@@ -111,7 +106,12 @@ Decision PodScheduler::Decide(const nlohmann::json& pod,
   for (const auto& [assumed_uid, assumed] : assumed_) {
     if (assumed_uid != uid) on_node[assumed.node].push_back(assumed.pod.get());
   }
+  return on_node;
+}
 
+std::vector<ObjectPtr> PodScheduler::RunFilters(
+    const nlohmann::json& pod, const std::vector<ObjectPtr>& nodes,
+    const PodsByNode& on_node, Diagnosis* diagnosis) const {
   FilterOptions filter_options;
   filter_options.style = options_.style;
   filter_options.ignored_resource = [this](std::string_view resource) {
@@ -120,25 +120,27 @@ Decision PodScheduler::Decide(const nlohmann::json& pod,
     }
     return false;
   };
-
-  Diagnosis diagnosis;
-  diagnosis.num_all_nodes = static_cast<int>(nodes.size());
   std::vector<ObjectPtr> feasible;
   for (const ObjectPtr& node : nodes) {
     const std::string name = NameOf(*node);
-    NodeStatus status =
-        FilterNode(pod, *node, NodeRequested(on_node[name]), filter_options);
+    NodeStatus status = FilterNode(
+        pod, *node, NodeRequested(PodsOn(on_node, name)), filter_options);
     if (status.ok()) {
       feasible.push_back(node);
     } else {
-      diagnosis.statuses[name] = std::move(status);
+      diagnosis->statuses[name] = std::move(status);
     }
   }
+  return feasible;
+}
 
+Status PodScheduler::RunExtenderFilters(const nlohmann::json& pod,
+                                        std::vector<ObjectPtr>* feasible,
+                                        Diagnosis* diagnosis) {
   for (Extender* extender : extenders_) {
-    if (feasible.empty()) break;
+    if (feasible->empty()) break;
     if (!extender->config().IsInterested(pod)) continue;
-    auto result = extender->Filter(pod, feasible);
+    auto result = extender->Filter(pod, *feasible);
     if (!result.ok()) {
       if (extender->config().ignorable) {
         spdlog::info(
@@ -147,35 +149,24 @@ Decision PodScheduler::Decide(const nlohmann::json& pod,
             extender->config().url_prefix, result.status().message());
         continue;
       }
-      decision.kind = Decision::Kind::kError;
-      decision.message = std::string(result.status().message());
-      return decision;
+      return result.status();
     }
     for (const auto& [node, reason] : result->failed_and_unresolvable) {
-      AddFailure(diagnosis.statuses, node,
+      AddFailure(diagnosis->statuses, node,
                  FilterCode::kUnschedulableAndUnresolvable, reason);
     }
     for (const auto& [node, reason] : result->failed) {
       if (result->failed_and_unresolvable.count(node) != 0) continue;
-      AddFailure(diagnosis.statuses, node, FilterCode::kUnschedulable, reason);
+      AddFailure(diagnosis->statuses, node, FilterCode::kUnschedulable, reason);
     }
-    feasible = std::move(result->nodes);
+    *feasible = std::move(result->nodes);
   }
+  return OkStatus();
+}
 
-  decision.feasible_nodes = static_cast<int>(feasible.size());
-  decision.evaluated_nodes =
-      decision.feasible_nodes + static_cast<int>(diagnosis.statuses.size());
-  if (feasible.empty()) {
-    decision.kind = Decision::Kind::kUnschedulable;
-    decision.message = UnschedulableMessage(pod, diagnosis, options_.style);
-    return decision;
-  }
-  decision.kind = Decision::Kind::kFeasible;
-  if (feasible.size() == 1) {
-    decision.node = NameOf(*feasible[0]);
-    return decision;
-  }
-
+std::string PodScheduler::BestNode(const nlohmann::json& pod,
+                                   const std::vector<ObjectPtr>& feasible,
+                                   const PodsByNode& on_node) {
   std::map<std::string, int64_t> extender_scores;
   for (Extender* extender : extenders_) {
     if (!extender->config().IsInterested(pod)) continue;
@@ -192,10 +183,11 @@ Decision PodScheduler::Decide(const nlohmann::json& pod,
   }
   const HostResources asked = NonZeroRequests(pod);
   int64_t best = 0;
+  std::string best_node;
   for (size_t i = 0; i < feasible.size(); ++i) {
     const std::string name = NameOf(*feasible[i]);
     HostResources requested;
-    for (const nlohmann::json* other : on_node[name]) {
+    for (const nlohmann::json* other : PodsOn(on_node, name)) {
       HostResources r = NonZeroRequests(*other);
       requested.cpu_milli += r.cpu_milli;
       requested.memory += r.memory;
@@ -204,9 +196,53 @@ Decision PodScheduler::Decide(const nlohmann::json& pod,
                           DefaultPluginScore(asked, requested, *feasible[i]);
     if (i == 0 || total > best) {
       best = total;
-      decision.node = name;
+      best_node = name;
     }
   }
+  return best_node;
+}
+
+Decision PodScheduler::Decide(const nlohmann::json& pod,
+                              const Snapshot& snapshot) {
+  ForgetSettledAssumptions(snapshot);
+  Decision decision;
+  std::vector<ObjectPtr> nodes = snapshot.nodes;
+  std::sort(nodes.begin(), nodes.end(),
+            [](const ObjectPtr& a, const ObjectPtr& b) {
+              return NameOf(*a) < NameOf(*b);
+            });
+  if (nodes.empty()) {
+    decision.kind = Decision::Kind::kError;
+    decision.message = "no nodes available to schedule pods";
+    return decision;
+  }
+
+  // The pods on each node: bound ones, and the ones assumed here.
+  const PodsByNode on_node = PodsOnNodes(pod, snapshot);
+  Diagnosis diagnosis;
+  diagnosis.num_all_nodes = static_cast<int>(nodes.size());
+  std::vector<ObjectPtr> feasible = RunFilters(pod, nodes, on_node, &diagnosis);
+  Status extenders = RunExtenderFilters(pod, &feasible, &diagnosis);
+  if (!extenders.ok()) {
+    decision.kind = Decision::Kind::kError;
+    decision.message = std::string(extenders.message());
+    return decision;
+  }
+
+  decision.feasible_nodes = static_cast<int>(feasible.size());
+  decision.evaluated_nodes =
+      decision.feasible_nodes + static_cast<int>(diagnosis.statuses.size());
+  if (feasible.empty()) {
+    decision.kind = Decision::Kind::kUnschedulable;
+    decision.message = UnschedulableMessage(pod, diagnosis, options_.style);
+    return decision;
+  }
+  decision.kind = Decision::Kind::kFeasible;
+  if (feasible.size() == 1) {
+    decision.node = NameOf(*feasible[0]);
+    return decision;
+  }
+  decision.node = BestNode(pod, feasible, on_node);
   return decision;
 }
 

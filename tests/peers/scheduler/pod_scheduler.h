@@ -92,6 +92,29 @@ class PodScheduler {
     ObjectPtr pod;
   };
 
+  // Pods by the name of the node they use.
+  using PodsByNode = std::map<std::string, std::vector<const nlohmann::json*>>;
+
+  // Decide's steps.
+  // The pods on each node but `pod`: bound ones, and the ones assumed here.
+  PodsByNode PodsOnNodes(const nlohmann::json& pod,
+                         const Snapshot& snapshot) const;
+  // The in-tree filters: the nodes that pass; the others' statuses go to
+  // `diagnosis`.
+  std::vector<ObjectPtr> RunFilters(const nlohmann::json& pod,
+                                    const std::vector<ObjectPtr>& nodes,
+                                    const PodsByNode& on_node,
+                                    Diagnosis* diagnosis) const;
+  // The interested extenders' filters, narrowing `feasible`; the error of a
+  // failing extender that is not ignorable.
+  Status RunExtenderFilters(const nlohmann::json& pod,
+                            std::vector<ObjectPtr>* feasible,
+                            Diagnosis* diagnosis);
+  // Of two or more feasible nodes, the one with the highest score.
+  std::string BestNode(const nlohmann::json& pod,
+                       const std::vector<ObjectPtr>& feasible,
+                       const PodsByNode& on_node);
+
   Status Bind(const nlohmann::json& pod, const std::string& node);
   void RecordFailure(const nlohmann::json& pod, const std::string& reason,
                      const std::string& message);

@@ -52,7 +52,8 @@ class PodSchedulerTest : public ::testing::Test {
 
   Snapshot Snap() {
     Snapshot snapshot;
-    for (auto resource : {kube::Resource::Nodes(), kube::Resource::Pods()}) {
+    for (const auto& resource :
+         {kube::Resource::Nodes(), kube::Resource::Pods()}) {
       auto list = client_.List(resource, "", {});
       EXPECT_TRUE(list.ok());
       for (json& item : list->items) {

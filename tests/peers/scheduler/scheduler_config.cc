@@ -65,6 +65,14 @@ class Decoder {
                                 what);
   }
 
+  // The strict decoder's error for a key of `path` that is not a field.
+  Status UnknownField(const std::string& path, const std::string& key) const {
+    const std::string field = path.empty() ? key : path + "." + key;
+    return InvalidArgumentError(std::string(source_) +
+                                ": strict decoding error: unknown field \"" +
+                                field + "\"");
+  }
+
   Status CheckKeys(const YAML::Node& map, const std::string& path,
                    const std::set<std::string_view>& allowed) const {
     if (!map.IsMap()) {
@@ -73,10 +81,7 @@ class Decoder {
     for (const auto& entry : map) {
       const std::string key = entry.first.Scalar();
       if (allowed.count(key) == 0) {
-        const std::string field = path.empty() ? key : path + "." + key;
-        return InvalidArgumentError(
-            std::string(source_) + ": strict decoding error: unknown field \"" +
-            field + "\"");
+        return UnknownField(path, key);
       }
     }
     return OkStatus();

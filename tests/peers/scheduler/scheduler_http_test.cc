@@ -175,7 +175,7 @@ class SchedulerHttpTest : public ::testing::Test {
         "  - name: enflame.com/gcu-memory\n"
         "    ignoredByScheduler: " +
         std::string(ignored_by_scheduler ? "true" : "false") + "\n";
-    const std::string path = dir_ + "/config.yaml";
+    std::string path = dir_ + "/config.yaml";
     testing::WriteFileOrDie(path, text);
     return path;
   }
@@ -187,7 +187,7 @@ class SchedulerHttpTest : public ::testing::Test {
   }
 
   testing::ProcessResult RunOnce(std::vector<std::string> args) {
-    args.push_back("--once");
+    args.emplace_back("--once");
     auto result = testing::RunProcess(args);
     EXPECT_TRUE(result.ok()) << result.status();
     return result.ok() ? *result : testing::ProcessResult{};
@@ -392,7 +392,7 @@ TEST_F(SchedulerHttpTest, NoFitRecordsFailedScheduling) {
   };
   const std::string config = WriteConfig(true, true);
   auto args = BaseArgs(config);
-  args.push_back("--message-style=1.26");
+  args.emplace_back("--message-style=1.26");
   const auto result = RunOnce(args);
   EXPECT_EQ(result.exit_code, 1) << result.err;
   EXPECT_TRUE(Calls("prioritize").empty());

@@ -1,11 +1,13 @@
 #include "tests/peers/scheduler/scheduling_queue.h"
 
+#include <utility>
+
 namespace gcushare::scheduler {
 
 void SchedulingQueue::PushLocked(std::string key) {
   parked_.erase(key);
   if (active_set_.insert(key).second) {
-    active_.push_back(key);
+    active_.push_back(std::move(key));
     cv_.notify_one();
   }
 }
