@@ -43,6 +43,7 @@ TEST_F(AllocateTest, SixteenIdenticalPodsAllocatedAtOnce) {
       16,
       StatusOr<peers::kubelet::ContainerAllocation>(InternalError("not run")));
   std::vector<std::thread> threads;
+  threads.reserve(16);
   for (int i = 0; i < 16; ++i) {
     threads.emplace_back([&, i] { results[i] = f_.Allocate(4); });
   }

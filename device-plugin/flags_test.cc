@@ -12,6 +12,7 @@ std::string Parse(std::vector<std::string> args, CLI::App& app,
   AddPluginFlags(app, &line);
   args.insert(args.begin(), "gcushare-device-plugin");
   std::vector<const char*> argv;
+  argv.reserve(args.size());
   for (const auto& a : args) argv.push_back(a.c_str());
   try {
     app.parse(static_cast<int>(argv.size()), argv.data());

@@ -41,92 +41,87 @@ bool IsLast(const contract::PodRequest& request,
   return true;
 }
 
-}  // namespace
+// One pod's standing towards a query.
+struct Verdict {
+  enum Kind {
+    kIgnored,     // Not ours to mention: another node, or no GCU memory.
+    kPassedOver,  // Considered and refused; `passed_over` says why.
+    kMatch,       // A candidate; `match` holds it.
+  };
+  Kind kind = kIgnored;
+  std::string passed_over;  // "namespace/name (reason)".
+  PodMatch match;
+};
 
-StatusOr<PodMatch> LocatePod(const std::vector<PodPtr>& pods,
-                             const LocateQuery& query,
-                             const HandedOut& handed_out) {
-  std::optional<PodMatch> best;
-  std::vector<std::string> passed_over;
-  size_t considered = 0;
-  for (const PodPtr& pod_ptr : pods) {
-    if (pod_ptr == nullptr) continue;
-    const nlohmann::json& pod = *pod_ptr;
-    const std::string key = kube::NamespaceOf(pod) + "/" + kube::NameOf(pod);
-    if (kube::StringAt(pod, {"spec", "nodeName"}) != query.node) continue;
-    const nlohmann::json* annotations =
-        kube::FindPath(pod, {"metadata", "annotations"});
-    StatusOr<std::optional<contract::CardAssignment>> assignment =
-        contract::DecodeAssignment(annotations == nullptr ? nlohmann::json()
-                                                          : *annotations);
-    StatusOr<contract::PodRequest> request = contract::ComputePodRequest(pod);
-    // Pods that ask for no GCU memory are not ours to mention.
-    if (request.ok() && request->memory_units == 0) continue;
-    ++considered;
-    auto pass = [&](const std::string& why) {
-      passed_over.push_back(key + " (" + why + ")");
-    };
-    if (!request.ok()) {
-      pass("unreadable request: " + request.status().message());
-      continue;
-    }
-    if (!assignment.ok()) {
-      pass("bad annotation: " + assignment.status().message());
-      continue;
-    }
-    if (!assignment->has_value()) {
-      pass("no " + std::string(contract::kPodDeviceId) +
-           " annotation: not bound by the extender yet");
-      continue;
-    }
-    const contract::CardAssignment& a = **assignment;
-    const std::string phase = kube::StringAt(pod, {"status", "phase"});
-    if (phase != "Pending") {
-      pass("phase " + (phase.empty() ? std::string("unknown") : phase));
-      continue;
-    }
-    if (a.assigned) {
-      pass(std::string(contract::kPodAssigned) + "=true");
-      continue;
-    }
-    const std::string uid = kube::StringAt(pod, {"metadata", "uid"});
-    auto done_it = handed_out.find(uid);
-    const std::set<std::string>* done =
-        done_it == handed_out.end() ? nullptr : &done_it->second;
-    const contract::ContainerRequest* waiting = nullptr;
-    const contract::ContainerRequest* next =
-        FindContainer(*request, done, query.units, &waiting);
-    if (waiting == nullptr) {
-      pass("every container already handed out");
-      continue;
-    }
-    if (next == nullptr) {
-      pass(fmt::format("container {} requests {}", waiting->name,
-                       waiting->memory_units));
-      continue;
-    }
-    StatusOr<std::vector<uint32_t>> cards =
-        contract::CardsForContainer(a, next->name);
-    if (!cards.ok() || cards->empty()) {
-      pass("no card assigned to container " + next->name);
-      continue;
-    }
-    PodMatch match;
-    match.namespace_name = kube::NamespaceOf(pod);
-    match.name = kube::NameOf(pod);
-    match.uid = uid;
-    match.assignment = a;
-    match.container = *next;
-    match.cards = *cards;
-    match.last_container = IsLast(*request, done, *next);
-    if (!best ||
-        std::tie(match.assignment.assign_time_ns, match.namespace_name,
-                 match.name) < std::tie(best->assignment.assign_time_ns,
-                                        best->namespace_name, best->name)) {
-      best = std::move(match);
-    }
+// Judges one pod against `query` (see the header for what makes a
+// candidate).
+Verdict Judge(const nlohmann::json& pod, const LocateQuery& query,
+              const HandedOut& handed_out) {
+  Verdict verdict;
+  const std::string key = kube::NamespaceOf(pod) + "/" + kube::NameOf(pod);
+  if (kube::StringAt(pod, {"spec", "nodeName"}) != query.node) return verdict;
+  const nlohmann::json* annotations =
+      kube::FindPath(pod, {"metadata", "annotations"});
+  StatusOr<std::optional<contract::CardAssignment>> assignment =
+      contract::DecodeAssignment(annotations == nullptr ? nlohmann::json()
+                                                        : *annotations);
+  StatusOr<contract::PodRequest> request = contract::ComputePodRequest(pod);
+  // Pods that ask for no GCU memory are not ours to mention.
+  if (request.ok() && request->memory_units == 0) return verdict;
+  auto pass = [&](const std::string& why) {
+    verdict.kind = Verdict::kPassedOver;
+    verdict.passed_over = key + " (" + why + ")";
+    return verdict;
+  };
+  if (!request.ok()) {
+    return pass("unreadable request: " + request.status().message());
   }
-  if (best) return std::move(*best);
+  if (!assignment.ok()) {
+    return pass("bad annotation: " + assignment.status().message());
+  }
+  if (!assignment->has_value()) {
+    return pass("no " + std::string(contract::kPodDeviceId) +
+                " annotation: not bound by the extender yet");
+  }
+  const contract::CardAssignment& a = **assignment;
+  const std::string phase = kube::StringAt(pod, {"status", "phase"});
+  if (phase != "Pending") {
+    return pass("phase " + (phase.empty() ? std::string("unknown") : phase));
+  }
+  if (a.assigned) return pass(std::string(contract::kPodAssigned) + "=true");
+  const std::string uid = kube::StringAt(pod, {"metadata", "uid"});
+  auto done_it = handed_out.find(uid);
+  const std::set<std::string>* done =
+      done_it == handed_out.end() ? nullptr : &done_it->second;
+  const contract::ContainerRequest* waiting = nullptr;
+  const contract::ContainerRequest* next =
+      FindContainer(*request, done, query.units, &waiting);
+  if (waiting == nullptr) return pass("every container already handed out");
+  if (next == nullptr) {
+    return pass(fmt::format("container {} requests {}", waiting->name,
+                            waiting->memory_units));
+  }
+  StatusOr<std::vector<uint32_t>> cards =
+      contract::CardsForContainer(a, next->name);
+  if (!cards.ok() || cards->empty()) {
+    return pass("no card assigned to container " + next->name);
+  }
+  verdict.kind = Verdict::kMatch;
+  PodMatch& match = verdict.match;
+  match.namespace_name = kube::NamespaceOf(pod);
+  match.name = kube::NameOf(pod);
+  match.uid = uid;
+  match.assignment = a;
+  match.container = *next;
+  match.cards = *cards;
+  match.last_container = IsLast(*request, done, *next);
+  return verdict;
+}
+
+// The NotFound message when no pod matched: the query, then how many pods
+// were considered and the first few passed over, with why.
+std::string NoMatchMessage(const LocateQuery& query, size_t considered,
+                           const std::vector<std::string>& passed_over) {
   std::string message = fmt::format(
       "no pod on node {} waits for {} unit(s) of {} (Pending, {}=false, next "
       "container requesting {}): ",
@@ -146,7 +141,36 @@ StatusOr<PodMatch> LocatePod(const std::vector<PodPtr>& pods,
           fmt::format(" and {} more", passed_over.size() - kMaxNamedPods);
     }
   }
-  return NotFoundError(message);
+  return message;
+}
+
+}  // namespace
+
+StatusOr<PodMatch> LocatePod(const std::vector<PodPtr>& pods,
+                             const LocateQuery& query,
+                             const HandedOut& handed_out) {
+  std::optional<PodMatch> best;
+  std::vector<std::string> passed_over;
+  size_t considered = 0;
+  for (const PodPtr& pod_ptr : pods) {
+    if (pod_ptr == nullptr) continue;
+    Verdict verdict = Judge(*pod_ptr, query, handed_out);
+    if (verdict.kind == Verdict::kIgnored) continue;
+    ++considered;
+    if (verdict.kind == Verdict::kPassedOver) {
+      passed_over.push_back(std::move(verdict.passed_over));
+      continue;
+    }
+    PodMatch& match = verdict.match;
+    if (!best ||
+        std::tie(match.assignment.assign_time_ns, match.namespace_name,
+                 match.name) < std::tie(best->assignment.assign_time_ns,
+                                        best->namespace_name, best->name)) {
+      best = std::move(match);
+    }
+  }
+  if (best) return std::move(*best);
+  return NotFoundError(NoMatchMessage(query, considered, passed_over));
 }
 
 }  // namespace gcushare::deviceplugin

@@ -210,6 +210,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(LocatePodErrorTest, NamesAtMostEightPods) {
   std::vector<PodPtr> pods;
+  pods.reserve(12);
   for (int i = 0; i < 12; ++i) {
     pods.push_back(Pod({.name = "p" + std::to_string(i), .assigned = true}));
   }

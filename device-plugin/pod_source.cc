@@ -2,7 +2,7 @@
 
 namespace gcushare::deviceplugin {
 
-KubePodSource::KubePodSource(kube::KubeClient* client, std::string node,
+KubePodSource::KubePodSource(kube::KubeClient* client, const std::string& node,
                              base::Clock* clock, PodObserver observer)
     : client_(client),
       field_selector_("spec.nodeName=" + node),

@@ -47,8 +47,8 @@ class KubePodSource : public PodSource, private kube::InformerHandler {
   using PodObserver = std::function<void(const nlohmann::json& pod)>;
 
   // `observer` may be empty.
-  KubePodSource(kube::KubeClient* client, std::string node, base::Clock* clock,
-                PodObserver observer = nullptr);
+  KubePodSource(kube::KubeClient* client, const std::string& node,
+                base::Clock* clock, PodObserver observer = nullptr);
   ~KubePodSource() override;
 
   void Start();

@@ -152,7 +152,10 @@ StatusOr<cdi::Spec> BuildClaimSpec(const AllocatedClaim& claim,
     std::vector<std::string>& env =
         spec.devices[request.first_device].container_edits.env;
     for (const auto& [key, value] : contract::EncodeContainerEnv(request.env)) {
-      env.push_back(key + "=" + value);
+      std::string entry = key;
+      entry += '=';
+      entry += value;
+      env.push_back(std::move(entry));
     }
   }
   Status valid = cdi::ValidateSpec(cdi::ToJson(spec));

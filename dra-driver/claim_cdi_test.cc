@@ -35,15 +35,22 @@ efml::Inventory Cards() {
 
 AllocatedResult Share(std::string request, uint32_t card, std::string id,
                       uint64_t gib) {
-  return {request, "node-1", "gcu-" + std::to_string(card),
-          card,    id,       gib * kGiMilli};
+  return {
+      std::move(request), "node-1",      "gcu-" + std::to_string(card), card,
+      std::move(id),      gib * kGiMilli};
 }
 
 AllocatedResult Whole(std::string request, uint32_t card) {
-  return {request, "node-1", "gcu-" + std::to_string(card), card, {}, {}};
+  return {std::move(request),
+          "node-1",
+          "gcu-" + std::to_string(card),
+          card,
+          {},
+          {}};
 }
 
-AllocatedClaim Claim(std::string uid, std::vector<AllocatedResult> results) {
+AllocatedClaim Claim(const std::string& uid,
+                     std::vector<AllocatedResult> results) {
   return {"demo", "c-" + uid, uid, std::move(results), {}};
 }
 

@@ -154,14 +154,14 @@ std::map<std::string, PrepareOutcome> ClaimPreparer::Prepare(
     }();
     Unlock(ref.uid);
     PrepareOutcome& outcome = out[ref.uid];
-    if (devices.ok()) {
+    const bool ok = devices.ok();
+    if (ok) {
       outcome.devices = *std::move(devices);
     } else {
       outcome.error = devices.status().message();
     }
     if (metrics_) {
-      metrics_->prepares.WithLabels({devices.ok() ? "ok" : "error"})
-          .Increment();
+      metrics_->prepares.WithLabels({ok ? "ok" : "error"}).Increment();
       metrics_->prepare_seconds.Get().Observe(
           std::chrono::duration<double>(options_.clock->SteadyNow() - start)
               .count());

@@ -459,6 +459,7 @@ TEST_F(ClaimPreparerTest, ConcurrentPreparesNeverOverCommit) {
   auto preparer = Start();
   // 24 claims of 4 GiB, all allocated (wrongly) on card 0: exactly four fit.
   std::vector<ClaimRef> claims;
+  claims.reserve(24);
   for (int i = 0; i < 24; ++i) {
     claims.push_back(Seed("c" + std::to_string(i),
                           {Result(0, "s" + std::to_string(i), "4Gi")}));
@@ -466,6 +467,7 @@ TEST_F(ClaimPreparerTest, ConcurrentPreparesNeverOverCommit) {
   std::atomic<int> ok{0};
   std::atomic<int> refused{0};
   std::vector<std::thread> threads;
+  threads.reserve(6);
   for (int t = 0; t < 6; ++t) {
     threads.emplace_back([&, t] {
       for (int i = t; i < 24; i += 6) {

@@ -13,7 +13,7 @@ struct Parsed {
   CommandLine line;
 };
 
-Parsed Parse(std::vector<std::string> args) {
+Parsed Parse(const std::vector<std::string>& args) {
   Parsed out;
   CLI::App app;
   AddDriverFlags(app, &out.line);

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <limits>
+#include <optional>
 
 namespace gcushare::dra {
 namespace {
@@ -23,6 +24,73 @@ Int128 Power(int base, int exp) {
     if (result > kMaxMilli * 1000) return 0;
   }
   return result;
+}
+
+// The power of ten of a one-letter decimal suffix ("m" is -3, "k" 3), or
+// nullopt for an unknown letter.
+std::optional<int> DecimalSuffixExponent(char suffix) {
+  switch (suffix) {
+    case 'n':
+      return -9;
+    case 'u':
+      return -6;
+    case 'm':
+      return -3;
+    case 'k':
+      return 3;
+    case 'M':
+      return 6;
+    case 'G':
+      return 9;
+    case 'T':
+      return 12;
+    case 'P':
+      return 15;
+    case 'E':
+      return 18;
+    default:
+      return std::nullopt;
+  }
+}
+
+// Adds what the `suffix` after the number of `text` multiplies by to the
+// exponents (value = number * 10^decimal * 2^binary): a binary suffix
+// ("Ki".."Ei"), an exponent ("e3", "E-2") or a decimal suffix ("m", "k"..).
+Status ReadSuffix(std::string_view text, std::string_view suffix,
+                  int* decimal_exponent, int* binary_exponent) {
+  if (suffix.empty()) return OkStatus();
+  if (suffix.size() == 2 && suffix[1] == 'i') {
+    const std::string_view kBinary = "KMGTPE";
+    const size_t pos = kBinary.find(suffix[0]);
+    if (pos == std::string_view::npos) return Malformed(text, "unknown suffix");
+    *binary_exponent = 10 * static_cast<int>(pos + 1);
+    return OkStatus();
+  }
+  if (suffix[0] == 'e' || suffix[0] == 'E') {
+    std::string_view number = suffix.substr(1);
+    bool negative = false;
+    if (!number.empty() && (number[0] == '+' || number[0] == '-')) {
+      negative = number[0] == '-';
+      number.remove_prefix(1);
+    }
+    if (number.empty() || number.size() > 3) {
+      return Malformed(text, "malformed exponent");
+    }
+    int exponent = 0;
+    for (char c : number) {
+      if (!std::isdigit(static_cast<unsigned char>(c))) {
+        return Malformed(text, "malformed exponent");
+      }
+      exponent = exponent * 10 + (c - '0');
+    }
+    *decimal_exponent += negative ? -exponent : exponent;
+    return OkStatus();
+  }
+  std::optional<int> decimal = std::nullopt;
+  if (suffix.size() == 1) decimal = DecimalSuffixExponent(suffix[0]);
+  if (!decimal.has_value()) return Malformed(text, "unknown suffix");
+  *decimal_exponent += *decimal;
+  return OkStatus();
 }
 
 }  // namespace
@@ -76,64 +144,10 @@ StatusOr<int64_t> ParseMilliValue(std::string_view text) {
   Int128 numerator = digits * 1000;
   int decimal_exponent = -fraction_digits;
   int binary_exponent = 0;
-  if (suffix.empty()) {
-  } else if (suffix.size() == 2 && suffix[1] == 'i') {
-    const std::string_view kBinary = "KMGTPE";
-    const size_t pos = kBinary.find(suffix[0]);
-    if (pos == std::string_view::npos) return Malformed(text, "unknown suffix");
-    binary_exponent = 10 * static_cast<int>(pos + 1);
-  } else if (suffix[0] == 'e' || suffix[0] == 'E') {
-    std::string_view number = suffix.substr(1);
-    bool negative = false;
-    if (!number.empty() && (number[0] == '+' || number[0] == '-')) {
-      negative = number[0] == '-';
-      number.remove_prefix(1);
-    }
-    if (number.empty() || number.size() > 3) {
-      return Malformed(text, "malformed exponent");
-    }
-    int exponent = 0;
-    for (char c : number) {
-      if (!std::isdigit(static_cast<unsigned char>(c))) {
-        return Malformed(text, "malformed exponent");
-      }
-      exponent = exponent * 10 + (c - '0');
-    }
-    decimal_exponent += negative ? -exponent : exponent;
-  } else if (suffix.size() == 1) {
-    switch (suffix[0]) {
-      case 'n':
-        decimal_exponent -= 9;
-        break;
-      case 'u':
-        decimal_exponent -= 6;
-        break;
-      case 'm':
-        decimal_exponent -= 3;
-        break;
-      case 'k':
-        decimal_exponent += 3;
-        break;
-      case 'M':
-        decimal_exponent += 6;
-        break;
-      case 'G':
-        decimal_exponent += 9;
-        break;
-      case 'T':
-        decimal_exponent += 12;
-        break;
-      case 'P':
-        decimal_exponent += 15;
-        break;
-      case 'E':
-        decimal_exponent += 18;
-        break;
-      default:
-        return Malformed(text, "unknown suffix");
-    }
-  } else {
-    return Malformed(text, "unknown suffix");
+  if (Status read =
+          ReadSuffix(text, suffix, &decimal_exponent, &binary_exponent);
+      !read.ok()) {
+    return read;
   }
   if (digits == 0) return 0;
   const Int128 binary = Power(2, binary_exponent);

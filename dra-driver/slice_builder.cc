@@ -193,6 +193,7 @@ StatusOr<std::vector<nlohmann::json>> BuildSlices(
                                 {"uid", options.node_uid},
                                 {"controller", true}};
   std::vector<nlohmann::json> slices;
+  slices.reserve(device_groups.size());
   for (nlohmann::json& group : device_groups) {
     slices.push_back({{"apiVersion", "resource.k8s.io/v1"},
                       {"kind", "ResourceSlice"},

@@ -241,18 +241,18 @@ TEST(SliceBuilderTest, RejectsBadOptions) {
     std::vector<std::pair<std::string, SliceBuilderOptions>> cases;
     SliceBuilderOptions o = Options();
     o.node_name = "";
-    cases.push_back({"node name", o});
+    cases.emplace_back("node name", o);
     o = Options();
     o.node_uid = "";
-    cases.push_back({"node uid", o});
+    cases.emplace_back("node uid", o);
     for (std::string version : {"", "1.4", "v1.4.0", "01.4.0", "1.4.0-"}) {
       o = Options();
       o.driver_version = version;
-      cases.push_back({"version " + version, o});
+      cases.emplace_back("version " + version, o);
     }
     o = Options();
     o.card_model = std::string(65, 'm');
-    cases.push_back({"model", o});
+    cases.emplace_back("model", o);
     return cases;
   }();
   for (const auto& [what, options] : kCases) {

@@ -13,7 +13,7 @@ namespace {
 
 using nlohmann::json;
 
-std::vector<json> Desired(uint32_t cards, std::string model = "S60") {
+std::vector<json> Desired(uint32_t cards, const std::string& model = "S60") {
   efml::Inventory inventory;
   for (uint32_t i = 0; i < cards; ++i) {
     efml::Card card;
@@ -45,6 +45,7 @@ std::vector<json> Stored(std::vector<json> slices, int64_t generation) {
 
 std::vector<std::string> Names(const std::vector<json>& slices) {
   std::vector<std::string> names;
+  names.reserve(slices.size());
   for (const json& slice : slices) {
     names.push_back(slice["metadata"].value("name", ""));
   }

@@ -192,7 +192,7 @@ void SlicePublisher::Run() {
 Status SlicePublisher::SyncOnce() {
   base::MutexLock sync_lock(sync_mu_);
   ++syncs_;
-  const Status status = SyncLocked();
+  Status status = SyncLocked();
   if (!status.ok()) sync_errors_->Increment();
   base::MutexLock lock(mu_);
   next_resync_ = clock_->SteadyNow() + options_.sync_delay;
