@@ -15,30 +15,43 @@ using placement::HostRequest;
 
 namespace {
 
+// The largest CPU (millicores) or memory (bytes) one quantity may hold: 2^50
+// (1 PiB of memory; 1.1e12 cores). Far above any node, and low enough that
+// a node's sum of such requests cannot overflow int64 below 8,192 pods.
+// A larger quantity ("10E") is InvalidArgument: such a pod fits no node
+// (kubelet refuses it), and a wrapped or negative figure would free
+// capacity that is not there.
+constexpr uint64_t kMaxHostQuantity = uint64_t{1} << 50;
+
+StatusOr<int64_t> Bounded(StatusOr<uint64_t> value, uint64_t scale,
+                          std::string_view text) {
+  if (!value.ok()) return value.status();
+  if (*value > kMaxHostQuantity / scale) {
+    return InvalidArgumentError("quantity \"" + std::string(text) +
+                                "\" is larger than any node (at most 2^50" +
+                                (scale == 1 ? "" : " milli") + " units)");
+  }
+  return static_cast<int64_t>(*value * scale);
+}
+
 // CPU in millicores: "500m", "2", "1.5", "2k".
 StatusOr<int64_t> ParseCpuMilli(std::string_view text) {
   if (!text.empty() && text.back() == 'm') {
-    auto milli =
-        contract::ParseIntegerQuantity(text.substr(0, text.size() - 1));
-    if (!milli.ok()) return milli.status();
-    return static_cast<int64_t>(*milli);
+    return Bounded(
+        contract::ParseIntegerQuantity(text.substr(0, text.size() - 1)), 1,
+        text);
   }
   const bool plain =
       text.find_first_not_of("+0123456789.") == std::string_view::npos;
   if (plain) {
-    auto milli = contract::ParseIntegerQuantity(std::string(text) + "e3");
-    if (!milli.ok()) return milli.status();
-    return static_cast<int64_t>(*milli);
+    return Bounded(contract::ParseIntegerQuantity(std::string(text) + "e3"), 1,
+                   text);
   }
-  auto whole = contract::ParseIntegerQuantity(text);
-  if (!whole.ok()) return whole.status();
-  return static_cast<int64_t>(*whole) * 1000;
+  return Bounded(contract::ParseIntegerQuantity(text), 1000, text);
 }
 
 StatusOr<int64_t> ParseBytes(std::string_view text) {
-  auto bytes = contract::ParseIntegerQuantity(text);
-  if (!bytes.ok()) return bytes.status();
-  return static_cast<int64_t>(*bytes);
+  return Bounded(contract::ParseIntegerQuantity(text), 1, text);
 }
 
 // One resource's quantity in `list` (an object of quantities), 0 if absent.

@@ -41,7 +41,8 @@ namespace gcushare::extender {
 // as Kubernetes does for any resource (contract/pod_request.h): per
 // container requests, else limits; max(sum of app containers and sidecars,
 // the largest init container with the sidecars before it). InvalidArgument
-// naming the container for an unreadable quantity.
+// naming the container for an unreadable quantity, or one above 2^50
+// millicores or bytes (larger than any node; never wrapped).
 StatusOr<placement::HostRequest> PodHostRequest(const nlohmann::json& pod);
 
 class NodeResources {

@@ -160,6 +160,47 @@ TEST(NodeResourcesTest, BadInputChangesNothing) {
   EXPECT_EQ(resources.pod_count(), 1u);
 }
 
+// Quantities too large for any node ("10E" CPU is 1e22 millicores) are
+// refused, never wrapped into negative requests that would free capacity;
+// 2^50 (millicores or bytes) is the largest accepted.
+TEST(NodeResourcesTest, HugeQuantitiesAreRefusedNotWrapped) {
+  NodeResources resources;
+  ASSERT_TRUE(resources.UpsertNode(NodeObject("a", "16", "64Gi")).ok());
+  ASSERT_TRUE(resources.UpsertPod(PodObject(kUid1, "a", "1", "1Gi")).ok());
+  struct Case {
+    const char* cpu;
+    const char* memory;
+    bool ok;
+  };
+  // Beyond uint64 the quantity parser refuses first ("too large").
+  EXPECT_FALSE(
+      resources.UpsertPod(PodObject(kUid2, "a", "9223372036854775807", "1"))
+          .ok());
+  for (const Case& c : std::initializer_list<Case>{
+           {"10E", "1Gi", false},
+           {"1", "10E", false},
+           {"1", "18446744073709551615", false},
+           {"1125899906842625m", "1Gi", false},  // 2^50 + 1 millicores.
+           {"1", "1125899906842625", false},     // 2^50 + 1 bytes.
+           {"1125899906842624m", "1Gi", true},   // 2^50 millicores.
+           {"1", "1Pi", true},                   // 2^50 bytes.
+       }) {
+    SCOPED_TRACE(std::string(c.cpu) + " / " + c.memory);
+    Status status = resources.UpsertPod(PodObject(kUid2, "a", c.cpu, c.memory));
+    EXPECT_EQ(status.ok(), c.ok) << status;
+    if (!c.ok) {
+      EXPECT_NE(status.message().find("larger than any node"),
+                std::string::npos)
+          << status.message();
+      EXPECT_EQ(resources.Free("a")->cpu_milli, 15000);
+      EXPECT_EQ(resources.Free("a")->memory, int64_t{63} << 30);
+    }
+    resources.RemovePod(kUid2);
+  }
+  EXPECT_FALSE(resources.UpsertNode(NodeObject("b", "10E", "64Gi")).ok());
+  EXPECT_FALSE(resources.Free("b").has_value());
+}
+
 // A request computed beforehand (PodFeed's one walk of the containers) is
 // counted as given; its error changes nothing, as a bad spec does.
 TEST(NodeResourcesTest, CountsARequestComputedBeforehand) {
