@@ -27,7 +27,7 @@
 #include "extender/syscalls.h"
 #include "ha/go_duration.h"
 #include "ha/leader_elector.h"
-#include "kube/api_permissions.h"
+#include "kube/component_client.h"
 #include "kube/config.h"
 #include "kube/curl_http_client.h"
 #include "kube/curl_kube_client.h"
@@ -255,7 +255,7 @@ void AddFlags(CLI::App& app, Flags* f) {
 // The list form of --list-form `text` (checked); "auto" asks the API
 // server its version (the watch cache when it does not answer).
 kube::ListForm ListFormOf(const std::string& text,
-                          kube::CurlKubeClient* client) {
+                          kube::ComponentClient* client) {
   if (text != "auto") return *kube::ParseListForm(text);
   kube::ListForm list_form = kube::ListForm::kWatchCache;
   auto version = client->GetServerVersion();
@@ -518,14 +518,13 @@ int Run(int argc, char** argv) {
   kube::KubeClientOptions client_options;
   client_options.http.user_agent =
       std::string(contract::kExtenderName) + "/" + std::string(Version());
-  auto client = kube::CurlKubeClient::Create(*config, client_options);
+  auto client = kube::ComponentClient::Connect(
+      *config, std::string(contract::kExtenderName), ExtenderApiPermissions(),
+      client_options);
   if (!client.ok()) return daemon.Fail(client.status());
   spdlog::info("API server {}; policy {}", config->server, flags.policy);
   const kube::ListForm list_form = ListFormOf(flags.list_form, client->get());
-  kube::PermissionCheckingKubeClient api(client->get(),
-                                         std::string(contract::kExtenderName),
-                                         ExtenderApiPermissions());
-  return Serve(&daemon, flags, *policy, &api, list_form,
+  return Serve(&daemon, flags, *policy, (*client)->api(), list_form,
                client_options.http.user_agent);
 }
 

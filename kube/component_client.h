@@ -43,6 +43,11 @@ class ComponentClient {
   KubeClient* api() { return &checked_; }
   // The API server's base URL.
   const std::string& server() const { return curl_->server(); }
+  // GET /version (not an API resource: no permission is needed), for a
+  // daemon that picks its list form by the server's release.
+  StatusOr<ServerVersion> GetServerVersion() {
+    return curl_->GetServerVersion();
+  }
 
  private:
   ComponentClient(std::unique_ptr<CurlKubeClient> curl, std::string component,

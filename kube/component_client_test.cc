@@ -23,6 +23,11 @@ const ApiPermissions kReadPods = {{"/pods", {"get"}}};
 class ComponentClientTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    server_.Handle(
+        "GET", "/version", [](const httplib::Request&, httplib::Response& res) {
+          ScriptedServer::Json(
+              res, 200, R"({"major":"1","minor":"26","gitVersion":"v1.26.4"})");
+        });
     server_.Handle("GET", "/api/v1/namespaces/ns1/pods/p1",
                    [](const httplib::Request&, httplib::Response& res) {
                      ScriptedServer::Json(res, 200,
@@ -51,6 +56,16 @@ TEST_F(ComponentClientTest, AllowedCallsReachTheServer) {
       client->api()->Get(Resource::Pods(), "ns1", "p1");
   ASSERT_TRUE(pod.ok()) << pod.status();
   EXPECT_EQ(ResourceVersionOf(*pod), "7");
+  EXPECT_EQ(server_.requests().size(), 1u);
+}
+
+TEST_F(ComponentClientTest, ServerVersionNeedsNoPermission) {
+  std::unique_ptr<ComponentClient> client = Connect();
+  ASSERT_NE(client, nullptr);
+  StatusOr<ServerVersion> version = client->GetServerVersion();
+  ASSERT_TRUE(version.ok()) << version.status();
+  EXPECT_EQ(version->major, 1);
+  EXPECT_EQ(version->minor, 26);
   EXPECT_EQ(server_.requests().size(), 1u);
 }
 
