@@ -55,6 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   result.passed = names;
   (void)gcushare::extender::EncodeFilterResult(*args, result);
   std::vector<std::pair<std::string, int64_t>> scores;
+  scores.reserve(names.size());
   for (const std::string& name : names) scores.emplace_back(name, 5);
   (void)gcushare::extender::EncodeHostPriorityList(scores);
   return 0;

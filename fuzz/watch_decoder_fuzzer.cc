@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // A small line limit so that the over-long-line path is reached too.
   gcushare::kube::WatchDecoder decoder(/*max_line_bytes=*/4096);
   size_t events = 0;
-  const auto count = [&events](gcushare::kube::WatchEvent) { ++events; };
+  const auto count = [&events](const gcushare::kube::WatchEvent&) { ++events; };
   std::string_view rest = body;
   while (!rest.empty()) {
     const std::string_view piece = rest.substr(0, chunk);

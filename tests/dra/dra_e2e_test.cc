@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "testing/files.h"
 #include "tests/dra/dra_cluster.h"
@@ -50,7 +51,7 @@ size_t CdiSpecFiles(const std::string& dir) {
 class DraE2eTest : public ::testing::Test {
  protected:
   void StartCluster(DraClusterOptions options = {}) {
-    cluster_ = std::make_unique<DraCluster>(options);
+    cluster_ = std::make_unique<DraCluster>(std::move(options));
     Status started = cluster_->Start();
     ASSERT_TRUE(started.ok()) << started;
   }
@@ -333,6 +334,7 @@ TEST_F(DraE2eTest, SixtyFourConcurrentClaims) {
   std::map<int, int> per_card;
   std::vector<std::string> errors;
   std::vector<std::thread> threads;
+  threads.reserve(8);
   for (int t = 0; t < 8; ++t) {
     threads.emplace_back([&, t] {
       for (size_t i = t; i < bound.size(); i += 8) {

@@ -255,13 +255,17 @@ class ChaosRun {
       if (Clock::now() >= deadline_) {
         std::string wanted;
         for (const auto& [card, used] : want) {
-          wanted +=
-              " card " + std::to_string(card) + "=" + std::to_string(used);
+          wanted += " card ";
+          wanted += std::to_string(card);
+          wanted += "=";
+          wanted += std::to_string(used);
         }
-        return InternalError(
-            "/inspect never equalled the usage recomputed "
-            "from the pods:" +
-            wanted + "; last /inspect: " + last);
+        std::string message =
+            "/inspect never equalled the usage recomputed from the pods:";
+        message += wanted;
+        message += "; last /inspect: ";
+        message += last;
+        return InternalError(message);
       }
       std::this_thread::sleep_for(kPoll);
     }
@@ -384,6 +388,7 @@ StatusOr<ChaosReport> RunChaos(const ChaosOptions& options) {
   report.pods = options.pods;
   std::mt19937_64 rng(options.seed);
   std::vector<int64_t> sizes;
+  sizes.reserve(options.pods);
   std::uniform_int_distribution<size_t> size_index(0, std::size(kSizes) - 1);
   for (int i = 0; i < options.pods; ++i)
     sizes.push_back(kSizes[size_index(rng)]);

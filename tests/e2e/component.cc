@@ -52,6 +52,7 @@ Status Component::Start(std::vector<std::string> argv) {
   }
   start_offset_ = FileSize(output_path_);
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (std::string& arg : argv) args.push_back(arg.data());
   args.push_back(nullptr);
   const pid_t parent = ::getpid();

@@ -32,7 +32,7 @@ std::string Shorten(const std::string& path) {
 }
 
 void PrintPieces(LocalCluster& cluster) {
-  const std::string work = cluster.work_dir();
+  const std::string& work = cluster.work_dir();
   std::cout << "  stand-in kube-apiserver      " << cluster.apiserver_url()
             << "\n"
             << "  gcushare-scheduler-extender  " << cluster.extender_url()

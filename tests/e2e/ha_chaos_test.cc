@@ -77,6 +77,7 @@ void RunScenario(uint64_t seed) {
   // 16 cards hold at least 64 pods of at most 4 units: the kills fall
   // while pods are being bound.
   std::vector<size_t> points;
+  points.reserve(4);
   for (int k = 0; k < 4; ++k) points.push_back(5 + rng() % 55);
   std::sort(points.begin(), points.end());
   int kills = 0;

@@ -506,8 +506,14 @@ StatusOr<nlohmann::json> LocalCluster::WaitForPod(
       last = pod.status().ToString();
     }
     if (Clock::now() > deadline) {
-      return DeadlineExceededError("pod " + ns + "/" + name + " never " + what +
-                                   "; last seen: " + last);
+      std::string message = "pod " + ns;
+      message += "/";
+      message += name;
+      message += " never ";
+      message += what;
+      message += "; last seen: ";
+      message += last;
+      return DeadlineExceededError(message);
     }
     std::this_thread::sleep_for(kPoll);
   }
@@ -557,9 +563,12 @@ StatusOr<CreatedContainer> LocalCluster::WaitForContainer(
       }
     }
     if (Clock::now() > deadline) {
-      return DeadlineExceededError(
-          "the runtime never created container " + container + " of " + pod +
-          "; its output:\n" + components_.at(Piece::kNriRuntime)->Output());
+      std::string message = "the runtime never created container " + container;
+      message += " of ";
+      message += pod;
+      message += "; its output:\n";
+      message += components_.at(Piece::kNriRuntime)->Output();
+      return DeadlineExceededError(message);
     }
     std::this_thread::sleep_for(kPoll);
   }

@@ -70,9 +70,8 @@ class BinpackSchedulerTest : public ExtenderHttpTest {
     EXPECT_EQ(entries, 2) << text;
     EXPECT_EQ(text.find("plain/prioritize") != std::string::npos, plain_entry)
         << text;
-    const std::string path =
-        dir_ + (plain_entry ? "/scheduler-config.yaml"
-                            : "/scheduler-config-gcu-only.yaml");
+    std::string path = dir_ + (plain_entry ? "/scheduler-config.yaml"
+                                           : "/scheduler-config-gcu-only.yaml");
     testing::WriteFileOrDie(path, text);
     return path;
   }

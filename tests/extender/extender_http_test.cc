@@ -154,12 +154,14 @@ TEST_F(ExtenderHttpTest, TwoHundredConcurrentBindsNeverOvercommit) {
   StartExtender({"--http-threads=64"});
   WaitForNode("n1");
   std::vector<json> pods;
+  pods.reserve(200);
   for (int i = 0; i < 200; ++i) {
     pods.push_back(CreatePod(MemoryPod("p" + std::to_string(i), 3)));
   }
   for (const json& pod : pods) Filter(pod, {"n1"});
   std::atomic<int> bound{0};
   std::vector<std::thread> threads;
+  threads.reserve(pods.size());
   for (const json& pod : pods) {
     threads.emplace_back([&, pod] {
       json args = {{"PodName", pod["metadata"]["name"]},
@@ -339,6 +341,7 @@ TEST_F(ExtenderHttpTest, SlowClientsDoNotStarveFilter) {
   std::atomic<bool> stop{false};
   std::atomic<int> cut_off{0};
   std::vector<std::thread> slow;
+  slow.reserve(kSlow);
   for (int i = 0; i < kSlow; ++i) {
     slow.emplace_back([&] {
       int fd = ::socket(AF_INET, SOCK_STREAM, 0);

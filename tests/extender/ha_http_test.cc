@@ -115,8 +115,10 @@ class HaTest : public ::testing::Test {
           pod["metadata"].value("annotations", json::object());
       const std::string card =
           annotations.value("enflame.com/gcu-device-id", "?");
-      used[node + "/" + card] +=
-          requests_[pod["metadata"]["name"].get<std::string>()];
+      std::string key = node;
+      key += "/";
+      key += card;
+      used[key] += requests_[pod["metadata"]["name"].get<std::string>()];
     }
     if (bound != nullptr) *bound = n;
     return used;
@@ -179,6 +181,7 @@ TEST_F(HaTest, ThreeReplicasBindTheSameCardAtOnceWithoutOverCommit) {
   WaitForBinder();
   // 12 pods of 6 units, 2 cards of 16: at most 2 per card fit.
   std::vector<json> pods;
+  pods.reserve(12);
   for (int i = 0; i < 12; ++i) {
     pods.push_back(CreatePod("p" + std::to_string(i), 6));
   }
@@ -276,6 +279,7 @@ TEST_F(HaTest, SigtermDuringABurstLosesNoPod) {
   for (size_t i = 0; i < 3; ++i) Start(i);
   const int binder = WaitForBinder();
   std::vector<json> pods;
+  pods.reserve(60);
   for (int i = 0; i < 60; ++i) {
     pods.push_back(CreatePod("p" + std::to_string(i), 2));
   }
@@ -285,6 +289,7 @@ TEST_F(HaTest, SigtermDuringABurstLosesNoPod) {
   std::atomic<bool> stopping{false};
   std::vector<std::string> last_error(pods.size());
   std::vector<std::thread> threads;
+  threads.reserve(3);
   for (int t = 0; t < 3; ++t) {
     threads.emplace_back([&, t] {
       for (size_t i = t; i < pods.size(); i += 3) {

@@ -302,11 +302,12 @@ TEST_F(SchedulerExtenderChartTest, OneReplicaRunsWithoutElection) {
 }
 
 TEST_F(SchedulerExtenderChartTest, OwnAntiAffinityAndLeaseSettingsAreKept) {
+  const std::string zone_anti_affinity =
+      "extender.affinity.podAntiAffinity."
+      "requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey="
+      "topology.kubernetes.io/zone";
   auto objects =
-      Render({"--set", "extender.replicas=3", "--set",
-              "extender.affinity.podAntiAffinity."
-              "requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey="
-              "topology.kubernetes.io/zone",
+      Render({"--set", "extender.replicas=3", "--set", zone_anti_affinity,
               "--set", "extender.leaderElection.leaseName=gcu-binder", "--set",
               "extender.leaderElection.leaseDuration=15s"});
   YAML::Node deploy =

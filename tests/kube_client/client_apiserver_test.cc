@@ -104,6 +104,7 @@ TEST_F(BindingTest, ConcurrentBindingsHaveExactlyOneWinner) {
   constexpr int kBinders = 8;
   std::vector<Status> results(kBinders);
   std::vector<std::thread> binders;
+  binders.reserve(kBinders);
   std::atomic<bool> go{false};
   for (int i = 0; i < kBinders; ++i) {
     binders.emplace_back([&, i] {
@@ -228,7 +229,7 @@ TEST_F(TokenRotationTest, ClientRereadsItsTokenFileWhenTheServerRotates) {
   kube::WatchOptions watch_options;
   int events = 0;
   Status watch = client->Watch(Resource::Pods(), "tok", watch_options,
-                               [&](kube::WatchEvent) { ++events; });
+                               [&](const kube::WatchEvent&) { ++events; });
   EXPECT_EQ(watch.http_code(), 401) << watch;
   EXPECT_EQ(events, 0);
 

@@ -456,7 +456,7 @@ TEST(FieldsTest, PagedListTellsItsSizeBeforeTheFirstItem) {
     };
     auto listed = (*client)->ListEach(
         Resource::Pods(), "sized", options,
-        [&seen](nlohmann::json item) { seen.push_back(NameOf(item)); });
+        [&seen](const nlohmann::json& item) { seen.push_back(NameOf(item)); });
     ASSERT_TRUE(listed.ok()) << listed.status();
     EXPECT_EQ(seen,
               (std::vector<std::string>{"size 5", "a", "b", "c", "d", "e"}));

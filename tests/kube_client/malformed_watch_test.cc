@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kube/curl_kube_client.h"
@@ -99,10 +100,13 @@ TEST_P(MalformedWatchTest, WatchReturnsDataLossAfterTheGoodEvents) {
   options.timeout_seconds = 20;  // Ends the test should the line be skipped.
   std::vector<std::string> events;
   Status status = client_->Watch(
-      Resource::Pods(), "mal", options, [&](kube::WatchEvent event) {
-        events.push_back(std::string(kube::WatchEventTypeName(event.type)) +
-                         " " + NameOf(event.object) + "@" +
-                         ResourceVersionOf(event.object));
+      Resource::Pods(), "mal", options, [&](const kube::WatchEvent& event) {
+        std::string line(kube::WatchEventTypeName(event.type));
+        line += " ";
+        line += NameOf(event.object);
+        line += "@";
+        line += ResourceVersionOf(event.object);
+        events.push_back(std::move(line));
       });
   EXPECT_EQ(status.code(), StatusCode::kDataLoss) << status;
   EXPECT_NE(status.message().find(std::string("malformed watch event (") +

@@ -1,12 +1,11 @@
 #include "tests/kube_client/test_clients.h"
 
 #include <chrono>
-#include <utility>
 
 namespace gcushare::kube_client_test {
 
 StatusOr<std::unique_ptr<kube::CurlKubeClient>> NewClient(
-    kube::ClientConfig config, base::Clock* clock) {
+    const kube::ClientConfig& config, base::Clock* clock) {
   kube::KubeClientOptions options;
   options.retry.backoff = {std::chrono::milliseconds(50),
                            std::chrono::milliseconds(500), 2.0, 0.2};
@@ -19,7 +18,7 @@ StatusOr<std::unique_ptr<kube::CurlKubeClient>> NewClient(
   kube::ClientConfig config;
   config.server = server_url;
   config.source = "test";
-  return NewClient(std::move(config));
+  return NewClient(config);
 }
 
 kube::InformerOptions FastInformerOptions(base::Clock* clock) {

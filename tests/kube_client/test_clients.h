@@ -22,7 +22,7 @@ namespace gcushare::kube_client_test {
 // A client for `config`; `clock` (borrowed, may be null: real) drives retry
 // backoff and token re-reads.
 StatusOr<std::unique_ptr<kube::CurlKubeClient>> NewClient(
-    kube::ClientConfig config, base::Clock* clock = nullptr);
+    const kube::ClientConfig& config, base::Clock* clock = nullptr);
 
 // A client for a server URL, without authentication.
 StatusOr<std::unique_ptr<kube::CurlKubeClient>> NewClient(

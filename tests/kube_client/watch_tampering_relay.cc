@@ -63,7 +63,8 @@ void WatchTamperingRelay::RelayWatch(const httplib::Request& request,
   server_.Stream(response, feed);
 }
 
-void WatchTamperingRelay::Pump(std::string target, std::optional<Tamper> tamper,
+void WatchTamperingRelay::Pump(const std::string& target,
+                               std::optional<Tamper> tamper,
                                std::shared_ptr<ChunkFeed> feed) {
   size_t lines = 0;
   auto inject_if_due = [&] {

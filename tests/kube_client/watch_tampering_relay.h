@@ -59,7 +59,7 @@ class WatchTamperingRelay {
 
   void RelayWatch(const httplib::Request& request, httplib::Response& response);
   // Pumps the stand-in's watch response into `feed`; runs on its own thread.
-  void Pump(std::string target, std::optional<Tamper> tamper,
+  void Pump(const std::string& target, std::optional<Tamper> tamper,
             std::shared_ptr<kube::testing::ChunkFeed> feed);
 
   const int upstream_port_;

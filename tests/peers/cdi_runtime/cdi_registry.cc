@@ -133,9 +133,14 @@ CdiRegistry LoadCdiRegistry(const std::vector<std::string>& dirs) {
         auto old = registry.devices.find(name);
         if (old != registry.devices.end()) {
           if (old->second.spec->priority == spec->priority) {
-            registry.errors.push_back("conflicting device \"" + name +
-                                      "\" (specs \"" + path + "\", \"" +
-                                      old->second.spec->path + "\")");
+            std::string error = "conflicting device \"";
+            error += name;
+            error += "\" (specs \"";
+            error += path;
+            error += "\", \"";
+            error += old->second.spec->path;
+            error += "\")";
+            registry.errors.push_back(std::move(error));
             conflicts[name] = true;
             continue;
           }

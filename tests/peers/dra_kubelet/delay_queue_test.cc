@@ -21,7 +21,7 @@ class DelayQueueTest : public ::testing::Test {
 };
 
 TEST_F(DelayQueueTest, RunsOnlyWhenDue) {
-  queue_.AddIfAbsent("a", seconds(30), [this] { ran_.push_back("a"); });
+  queue_.AddIfAbsent("a", seconds(30), [this] { ran_.emplace_back("a"); });
   EXPECT_EQ(queue_.RunDue(), 0);
   clock_.Advance(seconds(29));
   EXPECT_EQ(queue_.RunDue(), 0);
@@ -33,19 +33,19 @@ TEST_F(DelayQueueTest, RunsOnlyWhenDue) {
 }
 
 TEST_F(DelayQueueTest, AddIfAbsentKeepsTheOriginalTime) {
-  queue_.AddIfAbsent("a", seconds(30), [this] { ran_.push_back("first"); });
+  queue_.AddIfAbsent("a", seconds(30), [this] { ran_.emplace_back("first"); });
   clock_.Advance(seconds(20));
-  EXPECT_FALSE(
-      queue_.AddIfAbsent("a", seconds(30), [this] { ran_.push_back("2nd"); }));
+  EXPECT_FALSE(queue_.AddIfAbsent("a", seconds(30),
+                                  [this] { ran_.emplace_back("2nd"); }));
   clock_.Advance(seconds(10));
   EXPECT_EQ(queue_.RunDue(), 1);
   EXPECT_EQ(ran_, std::vector<std::string>{"first"});
 }
 
 TEST_F(DelayQueueTest, ReplaceReschedulesAndCancelDrops) {
-  queue_.AddIfAbsent("a", seconds(5), [this] { ran_.push_back("a"); });
-  queue_.Replace("a", seconds(10), [this] { ran_.push_back("a2"); });
-  queue_.AddIfAbsent("b", seconds(1), [this] { ran_.push_back("b"); });
+  queue_.AddIfAbsent("a", seconds(5), [this] { ran_.emplace_back("a"); });
+  queue_.Replace("a", seconds(10), [this] { ran_.emplace_back("a2"); });
+  queue_.AddIfAbsent("b", seconds(1), [this] { ran_.emplace_back("b"); });
   EXPECT_TRUE(queue_.Cancel("b"));
   EXPECT_FALSE(queue_.Cancel("b"));
   clock_.Advance(seconds(5));
@@ -57,10 +57,10 @@ TEST_F(DelayQueueTest, ReplaceReschedulesAndCancelDrops) {
 
 TEST_F(DelayQueueTest, EarliestFirstAndActionsMayReschedule) {
   queue_.AddIfAbsent("late", std::chrono::milliseconds(1500),
-                     [this] { ran_.push_back("late"); });
+                     [this] { ran_.emplace_back("late"); });
   queue_.AddIfAbsent("early", seconds(1), [this] {
-    ran_.push_back("early");
-    queue_.Replace("again", seconds(0), [this] { ran_.push_back("again"); });
+    ran_.emplace_back("early");
+    queue_.Replace("again", seconds(0), [this] { ran_.emplace_back("again"); });
   });
   clock_.Advance(seconds(2));
   EXPECT_EQ(queue_.RunDue(), 3);
@@ -68,7 +68,7 @@ TEST_F(DelayQueueTest, EarliestFirstAndActionsMayReschedule) {
 }
 
 TEST_F(DelayQueueTest, StopDropsPendingActions) {
-  queue_.AddIfAbsent("a", seconds(0), [this] { ran_.push_back("a"); });
+  queue_.AddIfAbsent("a", seconds(0), [this] { ran_.emplace_back("a"); });
   queue_.Stop();
   EXPECT_EQ(queue_.RunDue(), 0);
   EXPECT_FALSE(queue_.AddIfAbsent("b", seconds(0), [] {}));

@@ -48,8 +48,10 @@ Status CheckKeys(const std::vector<ClaimRef>& claims,
   for (const ClaimRef& claim : claims) asked.insert(claim.uid);
   for (const std::string& uid : answered) {
     if (!asked.count(uid)) {
-      return InternalError(method + " returned result for unknown claim UID " +
-                           uid);
+      std::string message = method;
+      message += " returned result for unknown claim UID ";
+      message += uid;
+      return InternalError(message);
     }
   }
   size_t unfinished = asked.size() - answered.size();

@@ -235,7 +235,7 @@ void FakeDraPlugin::Release() {
 }
 
 void FakeDraPlugin::SendHealth(
-    std::vector<std::pair<std::string, v1alpha1::HealthStatus>> devices,
+    const std::vector<std::pair<std::string, v1alpha1::HealthStatus>>& devices,
     int64_t timeout_seconds) {
   v1alpha1::NodeWatchResourcesResponse response;
   for (const auto& [name, health] : devices) {

@@ -68,9 +68,9 @@ class FakeDraPlugin {
 
   // Lets a blocked GetInfo return.
   void Release();
-  void SendHealth(
-      std::vector<std::pair<std::string, v1alpha1::HealthStatus>> devices,
-      int64_t timeout_seconds = 0);
+  void SendHealth(const std::vector<
+                      std::pair<std::string, v1alpha1::HealthStatus>>& devices,
+                  int64_t timeout_seconds = 0);
   void EndHealthStream();
 
   std::string endpoint() const { return config_.plugin_dir + "/dra.sock"; }

@@ -134,6 +134,7 @@ TEST(PodClaimsTest, AllocatedDriversSortedUnique) {
 
 std::vector<std::string> Describe(const std::vector<ContainerClaimRequest>& r) {
   std::vector<std::string> out;
+  out.reserve(r.size());
   for (const auto& request : r) {
     out.push_back(request.claim_name + "/" + request.request);
   }

@@ -317,8 +317,10 @@ std::shared_ptr<StandInDraKubelet::Plugin> StandInDraKubelet::AddPlugin(
   }
   for (const auto& other : store_[driver]) {
     if (other->endpoint == endpoint) {
-      *error = "endpoint " + endpoint +
-               " already registered for DRA driver plugin " + driver;
+      *error = "endpoint ";
+      *error += endpoint;
+      *error += " already registered for DRA driver plugin ";
+      *error += driver;
       return nullptr;
     }
   }
@@ -377,7 +379,8 @@ void StandInDraKubelet::StopPlugin(const std::shared_ptr<Plugin>& plugin) {
 
 // ---- Connection state and wiping ----
 
-void StandInDraKubelet::MonitorConnection(std::shared_ptr<Plugin> plugin) {
+void StandInDraKubelet::MonitorConnection(
+    const std::shared_ptr<Plugin>& plugin) {
   grpc_connectivity_state state = plugin->channel->GetState(true);
   SetConnected(plugin, state == GRPC_CHANNEL_READY);
   while (!plugin->stopping) {

@@ -201,7 +201,7 @@ class StandInDraKubelet {
                                     bool serves_health, std::string* error);
   void RemovePlugin(const std::shared_ptr<Plugin>& plugin);
   static void StopPlugin(const std::shared_ptr<Plugin>& plugin);
-  void MonitorConnection(std::shared_ptr<Plugin> plugin);
+  void MonitorConnection(const std::shared_ptr<Plugin>& plugin);
   void WatchHealth(std::shared_ptr<Plugin> plugin);
   void SetConnected(const std::shared_ptr<Plugin>& plugin, bool connected);
   void SyncLocked(const std::string& driver);  // Needs mu_.

@@ -153,7 +153,10 @@ void AllocatePods(StandInKubelet& kubelet, gcushare::kube::KubeClient& client,
         line += " cdi=" + cdi.name();
       }
       for (const auto& [k, v] : result->response.envs()) {
-        line += " " + k + "=" + v;
+        line += " ";
+        line += k;
+        line += "=";
+        line += v;
       }
       Say(line);
     }

@@ -185,7 +185,9 @@ void ClusterRuntime::StartPod(const std::string& uid,
     api::Container container = ContainerFromPod(state.sandbox, spec);
     StatusOr<api::CreateContainerResponse> response =
         plugin_->CreateContainer(state.sandbox, container);
-    const std::string error_key = uid + "/" + name;
+    std::string error_key = uid;
+    error_key += "/";
+    error_key += name;
     if (!response.ok()) {
       if (PluginLost()) return;
       PrintErrorOnce(error_key, state.key, name, response.status().ToString());

@@ -55,10 +55,10 @@ TEST(PodMessagesTest, ContainerTakesNameImageArgsAndPlainEnv) {
   EXPECT_EQ(std::vector<std::string>(c.args().begin(), c.args().end()),
             (std::vector<std::string>{"/bin/sh", "-c", "sleep 1"}));
   std::vector<std::string> env(c.env().begin(), c.env().end());
+  const std::string path =
+      "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
   EXPECT_EQ(env, (std::vector<std::string>{
-                     "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
-                     "/sbin:/bin",
-                     "HOSTNAME=web", "FOO=bar",
+                     path, "HOSTNAME=web", "FOO=bar",
                      "EMPTY=", "KUBERNETES_SERVICE_HOST=10.96.0.1",
                      "KUBERNETES_SERVICE_PORT=443"}));
   api::Container side = ContainerFromPod(s, pod["spec"]["containers"][1]);

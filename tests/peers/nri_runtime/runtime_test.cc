@@ -24,7 +24,7 @@ using std::chrono::seconds;
 // A tiny plugin: subscribes to `mask`, counts calls per method.
 class ToyPlugin {
  public:
-  ToyPlugin(const std::string& socket, int32_t mask, std::string index,
+  ToyPlugin(const std::string& socket, int32_t mask, const std::string& index,
             bool implement_start)
       : trunk_(std::move(*nri::ConnectUnix(socket))),
         server_(trunk_.Sink(1)),
