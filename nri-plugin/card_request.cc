@@ -5,19 +5,33 @@
 #include "contract/pod_request.h"
 
 namespace gcushare::nri {
-namespace {
 
-// The container's request in the pod spec; nullopt when the spec does not
-// list it as asking for anything.
-StatusOr<std::optional<contract::ContainerRequest>> SpecRequest(
-    const nlohmann::json& pod, std::string_view container) {
-  GCUSHARE_ASSIGN_OR_RETURN(contract::PodRequest request,
-                            contract::ComputePodRequest(pod));
-  for (contract::ContainerRequest& c : request.containers) {
-    if (c.name == container) return std::optional(std::move(c));
+const StatusOr<contract::PodRequest>& PodSpec::Request() const {
+  if (!request_.has_value())
+    request_.emplace(contract::ComputePodRequest(*pod_));
+  return *request_;
+}
+
+StatusOr<std::optional<contract::ContainerRequest>> PodSpec::ForContainer(
+    std::string_view container) const {
+  const StatusOr<contract::PodRequest>& request = Request();
+  if (!request.ok()) return request.status();
+  for (const contract::ContainerRequest& c : request->containers) {
+    if (c.name == container) return std::optional(c);
   }
   return std::optional<contract::ContainerRequest>();
 }
+
+bool PodSpec::AsksForGcu(std::string_view container) const {
+  const StatusOr<contract::PodRequest>& request = Request();
+  if (!request.ok()) return false;
+  for (const contract::ContainerRequest& c : request->containers) {
+    if (c.name == container && c.Wants()) return true;
+  }
+  return false;
+}
+
+namespace {
 
 // Shared (with its own limit) when the spec asks for memory and no whole
 // card; whole otherwise.
@@ -39,7 +53,7 @@ Status NoLimitInSpecError(std::string_view container) {
 
 StatusOr<std::optional<ContainerCards>> ResolveContainerCards(
     const nlohmann::json& annotations, std::string_view container,
-    const nlohmann::json* pod) {
+    const PodSpec* pod) {
   using Result = std::optional<ContainerCards>;
   GCUSHARE_ASSIGN_OR_RETURN(std::optional<contract::CardAssignment> assignment,
                             contract::DecodeAssignment(annotations));
@@ -59,7 +73,7 @@ StatusOr<std::optional<ContainerCards>> ResolveContainerCards(
 
   if (pod != nullptr) {
     GCUSHARE_ASSIGN_OR_RETURN(std::optional<contract::ContainerRequest> spec,
-                              SpecRequest(*pod, container));
+                              pod->ForContainer(container));
     if (spec.has_value()) {
       TakeFromSpec(*spec, &out);
       return Result(std::move(out));
@@ -80,10 +94,10 @@ StatusOr<std::optional<ContainerCards>> ResolveContainerCards(
   return Result(std::move(out));
 }
 
-Status CompleteFromPod(const nlohmann::json& pod, std::string_view container,
+Status CompleteFromPod(const PodSpec& pod, std::string_view container,
                        ContainerCards* cards) {
   GCUSHARE_ASSIGN_OR_RETURN(std::optional<contract::ContainerRequest> spec,
-                            SpecRequest(pod, container));
+                            pod.ForContainer(container));
   if (!spec.has_value()) return NoLimitInSpecError(container);
   TakeFromSpec(*spec, cards);
   return OkStatus();

@@ -15,6 +15,9 @@
 // it is the pod's only GCU container; otherwise its own limit in the pod
 // spec, so the pod object is needed (ContainerCards::needs_pod), and
 // CompleteFromPod finishes the answer without resolving it again.
+//
+// The pod object is passed as a PodSpec, which computes the pod's GCU
+// request once however many of these questions are asked of it.
 #ifndef GCUSHARE_NRI_PLUGIN_CARD_REQUEST_H_
 #define GCUSHARE_NRI_PLUGIN_CARD_REQUEST_H_
 
@@ -25,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "contract/pod_request.h"
 #include "status/status.h"
 
 namespace gcushare::nri {
@@ -42,12 +46,35 @@ struct ContainerCards {
   bool needs_pod = false;
 };
 
+// A core/v1 Pod object and its GCU request (contract::ComputePodRequest),
+// computed on first use and kept. Borrows `pod`, which must outlive it.
+// Thread-compatible (one container creation uses one).
+class PodSpec {
+ public:
+  explicit PodSpec(const nlohmann::json& pod) : pod_(&pod) {}
+
+  // The pod's request, or ComputePodRequest's error; the same object on
+  // every call.
+  const StatusOr<contract::PodRequest>& Request() const;
+  // `container`'s request; nullopt when the spec lists it as asking for
+  // nothing. Fails as Request() does.
+  StatusOr<std::optional<contract::ContainerRequest>> ForContainer(
+      std::string_view container) const;
+  // Whether `container` (an app, init or sidecar container) sets a limit on
+  // a GCU resource; false when the spec does not parse.
+  bool AsksForGcu(std::string_view container) const;
+
+ private:
+  const nlohmann::json* pod_;
+  mutable std::optional<StatusOr<contract::PodRequest>> request_;
+};
+
 // `annotations` is the pod's annotations as a JSON object; `pod` is the
-// core/v1 Pod object or nullptr. nullopt when the container asked for no
+// pod object or nullptr. nullopt when the container asked for no
 // card; InvalidArgument naming the annotation when one is malformed.
 StatusOr<std::optional<ContainerCards>> ResolveContainerCards(
     const nlohmann::json& annotations, std::string_view container,
-    const nlohmann::json* pod);
+    const PodSpec* pod);
 
 // Completes `cards` (a ResolveContainerCards result that needs_pod) from
 // the pod object: shared or whole and the container's own limit, from its
@@ -55,7 +82,7 @@ StatusOr<std::optional<ContainerCards>> ResolveContainerCards(
 // Fails as ResolveContainerCards with the pod does (the pod request's error
 // when the spec does not parse, InvalidArgument when it asks for no
 // enflame.com/gcu-memory for `container`); `cards` is then unchanged.
-Status CompleteFromPod(const nlohmann::json& pod, std::string_view container,
+Status CompleteFromPod(const PodSpec& pod, std::string_view container,
                        ContainerCards* cards);
 
 }  // namespace gcushare::nri

@@ -70,7 +70,8 @@ TEST(CardRequestTest, TwoSharedContainersNeedThePodSpec) {
   EXPECT_TRUE((*r)->needs_pod);
   json pod = Pod({Container("a", "enflame.com/gcu-memory", "2"),
                   Container("b", "enflame.com/gcu-memory", "4")});
-  auto with_pod = ResolveContainerCards(a, "b", &pod);
+  PodSpec spec(pod);
+  auto with_pod = ResolveContainerCards(a, "b", &spec);
   ASSERT_TRUE(with_pod.ok()) << with_pod.status();
   EXPECT_FALSE((*with_pod)->needs_pod);
   EXPECT_TRUE((*with_pod)->shared);
@@ -91,8 +92,9 @@ TEST(CardRequestTest, CompleteFromPodAnswersAsResolvingWithThePod) {
     ASSERT_TRUE(r.ok()) << r.status();
     ASSERT_TRUE((*r)->needs_pod);
     ContainerCards completed = **r;
-    Status s = CompleteFromPod(pod, "b", &completed);
-    auto with_pod = ResolveContainerCards(a, "b", &pod);
+    PodSpec spec(pod);
+    Status s = CompleteFromPod(spec, "b", &completed);
+    auto with_pod = ResolveContainerCards(a, "b", &spec);
     ASSERT_EQ(s.code(), with_pod.status().code()) << pod.dump();
     if (!s.ok()) {
       EXPECT_EQ(s.message(), with_pod.status().message());
@@ -112,7 +114,8 @@ TEST(CardRequestTest, PodSpecTellsWholeFromShared) {
   json a = {{"enflame.com/gcu-device-id", "5"},
             {"enflame.com/gcu-device-memory-request", "16"}};
   json pod = Pod({Container("main", "enflame.com/gcu-count", "1")});
-  auto r = ResolveContainerCards(a, "main", &pod);
+  PodSpec spec(pod);
+  auto r = ResolveContainerCards(a, "main", &spec);
   ASSERT_TRUE(r.ok());
   EXPECT_FALSE((*r)->shared);
 }
@@ -136,5 +139,43 @@ TEST(CardRequestTest, MalformedAnnotationsAreErrors) {
             StatusCode::kInvalidArgument);
 }
 
+TEST(PodSpecTest, ComputesTheRequestOnce) {
+  json pod = Pod({Container("a", "enflame.com/gcu-memory", "2"),
+                  Container("b", "enflame.com/gcu-count", "1")});
+  PodSpec spec(pod);
+  const StatusOr<contract::PodRequest>& first = spec.Request();
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(first->memory_units, 2u);
+  EXPECT_EQ(first->cards, 1u);
+  // The same object: later questions do not compute it again.
+  EXPECT_EQ(&spec.Request(), &first);
+  EXPECT_TRUE(spec.AsksForGcu("a"));
+  EXPECT_TRUE(spec.AsksForGcu("b"));
+  EXPECT_FALSE(spec.AsksForGcu("c"));
+  auto b = spec.ForContainer("b");
+  ASSERT_TRUE(b.ok());
+  ASSERT_TRUE(b->has_value());
+  EXPECT_EQ((*b)->cards, 1u);
+  auto c = spec.ForContainer("c");
+  ASSERT_TRUE(c.ok());
+  EXPECT_FALSE(c->has_value());
+  EXPECT_EQ(&spec.Request(), &first);
+}
+
+TEST(PodSpecTest, ASpecThatDoesNotParseAsksForNothingAndSaysWhy) {
+  json pod = Pod({Container("a", "enflame.com/gcu-memory", "1.5")});
+  PodSpec spec(pod);
+  EXPECT_EQ(spec.Request().status().code(), StatusCode::kInvalidArgument);
+  EXPECT_FALSE(spec.AsksForGcu("a"));
+  EXPECT_EQ(spec.ForContainer("a").status().code(),
+            StatusCode::kInvalidArgument);
+  // Resolving with it fails the same way once the assignment names "a".
+  json a = {{"enflame.com/gcu-device-id", "0"},
+            {"enflame.com/gcu-device-memory-request", "2"}};
+  EXPECT_EQ(ResolveContainerCards(a, "a", &spec).status().code(),
+            StatusCode::kInvalidArgument);
+}
+
 }  // namespace
+
 }  // namespace gcushare::nri

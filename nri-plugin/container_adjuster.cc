@@ -5,7 +5,6 @@
 #include "base/mutex.h"
 #include "contract/annotations.h"
 #include "contract/names.h"
-#include "contract/pod_request.h"
 #include "kube/json_fields.h"
 #include "nri-plugin/adjustment.h"
 #include "nri-plugin/card_request.h"
@@ -22,17 +21,6 @@ nlohmann::json AnnotationsJson(
 
 std::string PodName(const api::PodSandbox& pod) {
   return pod.namespace_() + "/" + pod.name();
-}
-
-// Whether `container` of `pod` sets a limit on a GCU resource (an app,
-// init or sidecar container).
-bool AsksForGcu(const nlohmann::json& pod, const std::string& container) {
-  StatusOr<contract::PodRequest> request = contract::ComputePodRequest(pod);
-  if (!request.ok()) return false;
-  for (const contract::ContainerRequest& c : request->containers) {
-    if (c.name == container && c.Wants()) return true;
-  }
-  return false;
 }
 
 }  // namespace
@@ -80,11 +68,15 @@ StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
 
   // The assignment: the sandbox's annotations; only when it carries none,
   // the pod's (read from the PodCache).
+  // The pod object, read at most once, and its request, computed at most
+  // once (PodSpec borrows pod_object: it is never reassigned after).
   std::optional<nlohmann::json> pod_object;
+  std::optional<PodSpec> spec;
   nlohmann::json annotations = AnnotationsJson(pod.annotations());
   if (pod.annotations().empty() && pods_ != nullptr) {
     GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json object, ReadPod(pod));
     pod_object = std::move(object);
+    spec.emplace(*pod_object);
     // Never operator[]/.value() on outside JSON: they throw on a field of
     // another type.
     const nlohmann::json* found =
@@ -95,9 +87,8 @@ StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
   }
 
   // The cards, resolved once (with the pod when it was read above).
-  StatusOr<std::optional<ContainerCards>> resolved =
-      ResolveContainerCards(annotations, container.name(),
-                            pod_object.has_value() ? &*pod_object : nullptr);
+  StatusOr<std::optional<ContainerCards>> resolved = ResolveContainerCards(
+      annotations, container.name(), spec.has_value() ? &*spec : nullptr);
   if (!resolved.ok()) return resolved.status().WithContext(who);
   if (!resolved->has_value()) return response;  // Asked for nothing.
   ContainerCards cards = std::move(**resolved);
@@ -110,14 +101,14 @@ StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
     StatusOr<nlohmann::json> object = ReadPod(pod);
     if (!object.ok()) return object.status().WithContext(who);
     pod_object = std::move(*object);
+    spec.emplace(*pod_object);
   }
   if (cards.needs_pod) {
-    if (Status s = CompleteFromPod(*pod_object, container.name(), &cards);
-        !s.ok()) {
+    if (Status s = CompleteFromPod(*spec, container.name(), &cards); !s.ok()) {
       return s.WithContext(who);
     }
   }
-  if (pods_ != nullptr && !AsksForGcu(*pod_object, container.name())) {
+  if (pods_ != nullptr && !spec->AsksForGcu(container.name())) {
     WarnGcuNotRequested(pod, container.name(), who);
     return response;
   }
