@@ -54,7 +54,10 @@ void ListCost::Charge(ListSource source, size_t bytes,
   Counts& counts = counts_[static_cast<int>(source)];
   ++counts.requests;
   counts.bytes += bytes;
-  if (cost.count() <= 0) return;
+  if (cost.count() <= 0) {
+    last_answer_ = std::max(last_answer_, std::chrono::steady_clock::now());
+    return;
+  }
   const int slots = std::max(1, options_.concurrency);
   slot_cv_.wait(lock, [&] { return busy_ < slots; });
   ++busy_;
@@ -66,6 +69,7 @@ void ListCost::Charge(ListSource source, size_t bytes,
   }
   lock.lock();
   --busy_;
+  last_answer_ = std::max(last_answer_, std::chrono::steady_clock::now());
   lock.unlock();
   slot_cv_.notify_one();
 }
@@ -73,6 +77,11 @@ void ListCost::Charge(ListSource source, size_t bytes,
 ListCost::Counts ListCost::counts(ListSource source) const {
   std::lock_guard<std::mutex> lock(mu_);
   return counts_[static_cast<int>(source)];
+}
+
+std::chrono::steady_clock::time_point ListCost::last_answer() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return last_answer_;
 }
 
 }  // namespace gcushare::apiserver

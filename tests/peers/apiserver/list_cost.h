@@ -85,6 +85,9 @@ class ListCost {
     uint64_t bytes = 0;
   };
   Counts counts(ListSource source) const;
+  // When the latest answer's cost ended, i.e. when the server starts
+  // writing it (steady clock); a default time_point before any answer.
+  std::chrono::steady_clock::time_point last_answer() const;
 
   const ListCostOptions& options() const { return options_; }
 
@@ -95,6 +98,7 @@ class ListCost {
   std::condition_variable slot_cv_;
   int busy_ = 0;      // Guarded by mu_.
   Counts counts_[2];  // Guarded by mu_; indexed by ListSource.
+  std::chrono::steady_clock::time_point last_answer_;  // Guarded by mu_.
 };
 
 }  // namespace gcushare::apiserver

@@ -78,6 +78,24 @@ TEST(ListCostTest, ChargeCountsAndSleepsTheCost) {
   EXPECT_EQ(cost.counts(ListSource::kEtcd).bytes, 100u);
 }
 
+TEST(ListCostTest, LastAnswerIsWhenTheLatestCostEnded) {
+  ListCostOptions options;
+  options.cache_ms_per_mb = 10;
+  std::chrono::steady_clock::time_point slept_at;
+  ListCost cost(options, [&slept_at](nanoseconds) {
+    slept_at = std::chrono::steady_clock::now();
+  });
+  EXPECT_EQ(cost.last_answer(), std::chrono::steady_clock::time_point());
+  cost.Charge(ListSource::kWatchCache, 1'000'000);
+  EXPECT_GE(cost.last_answer(), slept_at);  // After the cost, not before.
+  const auto first = cost.last_answer();
+  // A free answer (etcd costs nothing here) is an answer too.
+  const auto before = std::chrono::steady_clock::now();
+  cost.Charge(ListSource::kEtcd, 100);
+  EXPECT_GE(cost.last_answer(), before);
+  EXPECT_GE(cost.last_answer(), first);
+}
+
 // At most `concurrency` answers are costed at once; the others wait.
 TEST(ListCostTest, AtMostConcurrencyAnswersAreCostedAtOnce) {
   ListCostOptions options;
