@@ -44,11 +44,10 @@ std::string FormatBytes(uint64_t bytes);
 uint64_t UnitBytes(contract::MemoryUnit unit);
 
 // The value of a quantity in milli-units (a "16Gi" is 16 * 2^30 * 1000),
-// exactly. Accepts the Kubernetes quantity grammar: an optional sign,
-// digits with an optional fraction, and a suffix (Ki Mi Gi Ti Pi Ei, n u m
-// "" k M G T P E, or an exponent e<n>/E<n>). InvalidArgument for malformed
-// text, a negative value, a value finer than a milli-unit or one past
-// about 9.2e15 units.
+// exactly: contract::ParseMilliQuantity (the Kubernetes quantity grammar,
+// contract/quantity.h), refusing what it would round. InvalidArgument for
+// malformed text, a negative value, a value finer than a milli-unit or one
+// past about 9.2e15 units.
 StatusOr<int64_t> ParseMilliValue(std::string_view text);
 
 // A claim's memory quantity in millibytes (1/1000 byte), exactly, as

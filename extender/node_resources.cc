@@ -23,35 +23,47 @@ namespace {
 // capacity that is not there.
 constexpr uint64_t kMaxHostQuantity = uint64_t{1} << 50;
 
-StatusOr<int64_t> Bounded(StatusOr<uint64_t> value, uint64_t scale,
-                          std::string_view text) {
-  if (!value.ok()) return value.status();
-  if (*value > kMaxHostQuantity / scale) {
-    return InvalidArgumentError("quantity \"" + std::string(text) +
-                                "\" is larger than any node (at most 2^50" +
-                                (scale == 1 ? "" : " milli") + " units)");
-  }
-  return static_cast<int64_t>(*value * scale);
+Status LargerThanAnyNode(std::string_view text, std::string_view unit) {
+  return InvalidArgumentError("quantity \"" + std::string(text) +
+                              "\" is larger than any node (at most 2^50 " +
+                              std::string(unit) + ")");
 }
 
-// CPU in millicores: "500m", "2", "1.5", "2k".
+// The milli-units of `text` rounded up (contract::ParseMilliQuantity), an
+// error quoting `text` as the user wrote it.
+StatusOr<int64_t> MilliRoundedUp(std::string_view text, std::string_view unit) {
+  StatusOr<contract::MilliQuantity> milli = contract::ParseMilliQuantity(text);
+  if (!milli.ok()) {
+    if (milli.status().code() == StatusCode::kOutOfRange) {
+      return LargerThanAnyNode(text, unit);
+    }
+    return milli.status();
+  }
+  return milli->milli;
+}
+
+// CPU in millicores, as kube-scheduler counts it (Quantity.MilliValue(),
+// rounded up): "500m", "2", "1.5", "2k"; "100u" (what the API server
+// stores for 0.0001) is 1.
 StatusOr<int64_t> ParseCpuMilli(std::string_view text) {
-  if (!text.empty() && text.back() == 'm') {
-    return Bounded(
-        contract::ParseIntegerQuantity(text.substr(0, text.size() - 1)), 1,
-        text);
+  StatusOr<int64_t> milli = MilliRoundedUp(text, "millicores");
+  if (!milli.ok()) return milli.status();
+  if (static_cast<uint64_t>(*milli) > kMaxHostQuantity) {
+    return LargerThanAnyNode(text, "millicores");
   }
-  const bool plain =
-      text.find_first_not_of("+0123456789.") == std::string_view::npos;
-  if (plain) {
-    return Bounded(contract::ParseIntegerQuantity(std::string(text) + "e3"), 1,
-                   text);
-  }
-  return Bounded(contract::ParseIntegerQuantity(text), 1000, text);
+  return *milli;
 }
 
+// Memory in bytes, as kube-scheduler counts it (Quantity.Value(), rounded
+// up): "1Gi", "1.5Gi"; "1500m" is 2.
 StatusOr<int64_t> ParseBytes(std::string_view text) {
-  return Bounded(contract::ParseIntegerQuantity(text), 1, text);
+  StatusOr<int64_t> milli = MilliRoundedUp(text, "bytes");
+  if (!milli.ok()) return milli.status();
+  const int64_t bytes = *milli / 1000 + (*milli % 1000 != 0 ? 1 : 0);
+  if (static_cast<uint64_t>(bytes) > kMaxHostQuantity) {
+    return LargerThanAnyNode(text, "bytes");
+  }
+  return bytes;
 }
 
 // One resource's quantity in `list` (an object of quantities), 0 if absent.

@@ -40,8 +40,11 @@ namespace gcushare::extender {
 // A pod's effective CPU (millicores) and memory (bytes) request, computed
 // as Kubernetes does for any resource (contract/pod_request.h): per
 // container requests, else limits; max(sum of app containers and sidecars,
-// the largest init container with the sidecars before it). InvalidArgument
-// naming the container for an unreadable quantity, or one above 2^50
+// the largest init container with the sidecars before it). Each quantity
+// is read as kube-scheduler counts it: CPU in millicores rounded up
+// (Quantity.MilliValue(): "100u" is 1), memory in bytes rounded up
+// (Quantity.Value(): "1500m" is 2). InvalidArgument naming the container
+// and quoting the quantity for an unreadable one, or one above 2^50
 // millicores or bytes (larger than any node; never wrapped).
 StatusOr<placement::HostRequest> PodHostRequest(const nlohmann::json& pod);
 

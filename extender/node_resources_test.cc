@@ -172,11 +172,10 @@ TEST(NodeResourcesTest, HugeQuantitiesAreRefusedNotWrapped) {
     const char* memory;
     bool ok;
   };
-  // Beyond uint64 the quantity parser refuses first ("too large").
-  EXPECT_FALSE(
-      resources.UpsertPod(PodObject(kUid2, "a", "9223372036854775807", "1"))
-          .ok());
   for (const Case& c : std::initializer_list<Case>{
+           // Past int64 milli-units too, where the quantity parser stops.
+           {"9223372036854775807", "1", false},
+           {"1", "99999999999999999999", false},
            {"10E", "1Gi", false},
            {"1", "10E", false},
            {"1", "18446744073709551615", false},
@@ -199,6 +198,77 @@ TEST(NodeResourcesTest, HugeQuantitiesAreRefusedNotWrapped) {
   }
   EXPECT_FALSE(resources.UpsertNode(NodeObject("b", "10E", "64Gi")).ok());
   EXPECT_FALSE(resources.Free("b").has_value());
+}
+
+// Quantities are counted as kube-scheduler counts them: CPU as
+// Quantity.MilliValue() and memory as Quantity.Value(), both rounded up.
+// The API server stores CPU 0.0001 as "100u": 1 millicore, not an
+// unreadable pod left out of its node's sum.
+TEST(NodeResourcesTest, FinerThanAUnitRoundsUpAsKubeSchedulerDoes) {
+  const struct {
+    const char* cpu;
+    const char* memory;
+    int64_t cpu_milli;
+    int64_t bytes;
+  } cases[] = {
+      {"100u", "1500m", 1, 2},
+      {"0.0001", "1.5", 1, 2},
+      {"1n", "1n", 1, 1},
+      {"1500m", "1000m", 1500, 1},
+      {"1.0001", "0.1Gi", 1001, 107374183},  // 107374182.4 bytes.
+      {"250m", "1Gi", 250, int64_t{1} << 30},
+      {"0", "0", 0, 0},
+      {"-0", "-0.0", 0, 0},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(std::string(c.cpu) + " / " + c.memory);
+    NodeResources resources;
+    ASSERT_TRUE(resources.UpsertNode(NodeObject("a", "16", "64Gi")).ok());
+    Status status = resources.UpsertPod(PodObject(kUid1, "a", c.cpu, c.memory));
+    ASSERT_TRUE(status.ok()) << status;
+    EXPECT_EQ(resources.Free("a")->cpu_milli, 16000 - c.cpu_milli);
+    EXPECT_EQ(resources.Free("a")->memory, (int64_t{64} << 30) - c.bytes);
+    auto request = PodHostRequest(PodObject(kUid1, "a", c.cpu, c.memory));
+    ASSERT_TRUE(request.ok()) << request.status();
+    EXPECT_EQ(request->cpu_milli, c.cpu_milli);
+    EXPECT_EQ(request->memory, c.bytes);
+  }
+  // A node's allocatable is read the same way.
+  NodeResources resources;
+  ASSERT_TRUE(resources.UpsertNode(NodeObject("a", "1500u", "1500m")).ok());
+  EXPECT_EQ(resources.Free("a")->cpu_milli, 2);
+  EXPECT_EQ(resources.Free("a")->memory, 2);
+}
+
+// Errors quote the quantity as the user wrote it (never a rewritten text
+// such as "...e3").
+TEST(NodeResourcesTest, ErrorsQuoteTheUsersText) {
+  const struct {
+    const char* cpu;
+    const char* memory;
+    const char* quoted;
+    const char* why;
+  } cases[] = {
+      {"9223372036854775807", "1", "\"9223372036854775807\"",
+       "larger than any node"},
+      {"1.5x", "1", "\"1.5x\"", "unknown suffix"},
+      {"-2", "1", "\"-2\"", "negative"},
+      {"2", "-1500m", "\"-1500m\"", "negative"},
+      {"1e2147483648", "1", "\"1e2147483648\"", "exponent out of range"},
+      {"1", "10E", "\"10E\"", "larger than any node"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(std::string(c.cpu) + " / " + c.memory);
+    auto request = PodHostRequest(PodObject(kUid1, "a", c.cpu, c.memory));
+    ASSERT_FALSE(request.ok());
+    const std::string& message = request.status().message();
+    EXPECT_EQ(request.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(message.find(std::string("quantity ") + c.quoted),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find(c.why), std::string::npos) << message;
+    EXPECT_EQ(message.find("e3"), std::string::npos) << message;
+  }
 }
 
 // A request computed beforehand (PodFeed's one walk of the containers) is
