@@ -50,28 +50,28 @@ std::chrono::nanoseconds ListCost::CostOf(ListSource source,
 void ListCost::Charge(ListSource source, size_t bytes,
                       std::chrono::nanoseconds spent) {
   const std::chrono::nanoseconds cost = CostOf(source, bytes) - spent;
-  std::unique_lock<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   Counts& counts = counts_[static_cast<int>(source)];
   ++counts.requests;
   counts.bytes += bytes;
   if (cost.count() <= 0) return;
   const int slots = std::max(1, options_.concurrency);
-  slot_cv_.wait(lock, [&] { return busy_ < slots; });
+  slot_cv_.Wait(lock, [this, slots]() REQUIRES(mu_) { return busy_ < slots; });
   ++busy_;
-  lock.unlock();
+  lock.Unlock();
   if (sleep_) {
     sleep_(cost);
   } else {
     std::this_thread::sleep_for(cost);
   }
-  lock.lock();
+  lock.Lock();
   --busy_;
-  lock.unlock();
-  slot_cv_.notify_one();
+  lock.Unlock();
+  slot_cv_.NotifyOne();
 }
 
 ListCost::Counts ListCost::counts(ListSource source) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return counts_[static_cast<int>(source)];
 }
 
