@@ -4,9 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 
+#include "base/mutex.h"
 #include "kube/curl_kube_client.h"
 #include "kube/event_queue.h"
 #include "tests/peers/apiserver/testing/test_server.h"
@@ -23,27 +22,28 @@ class Gate {
     if (method != "POST" || path.find("/events") == std::string::npos) {
       return 0;
     }
-    std::unique_lock<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     ++held_;
-    cv_.notify_all();
-    cv_.wait(lock, [this] { return open_; });
+    cv_.NotifyAll();
+    cv_.Wait(lock, [this]() REQUIRES(mu_) { return open_; });
     return 0;
   }
   bool WaitHeld(int n) {
-    std::unique_lock<std::mutex> lock(mu_);
-    return cv_.wait_for(lock, seconds(30), [&] { return held_ >= n; });
+    base::MutexLock lock(mu_);
+    return cv_.WaitFor(lock, seconds(30),
+                       [this, n]() REQUIRES(mu_) { return held_ >= n; });
   }
   void Release() {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     open_ = true;
-    cv_.notify_all();
+    cv_.NotifyAll();
   }
 
  private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  int held_ = 0;       // Guarded by mu_.
-  bool open_ = false;  // Guarded by mu_.
+  base::Mutex mu_;
+  base::CondVar cv_;
+  int held_ GUARDED_BY(mu_) = 0;
+  bool open_ GUARDED_BY(mu_) = false;
 };
 
 TEST(EventQueueApiServerTest, StalledServerBoundsTheQueue) {

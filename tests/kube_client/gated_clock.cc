@@ -13,16 +13,16 @@ bool GatedClock::SleepFor(std::chrono::nanoseconds duration,
   base::Cancellation::WakerId waker = 0;
   if (cancel != nullptr) {
     waker = cancel->AddWaker([this] {
-      std::lock_guard<std::mutex> lock(mu_);
-      cv_.notify_all();
+      base::MutexLock lock(mu_);
+      cv_.NotifyAll();
     });
   }
   {
-    std::unique_lock<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (!open_) {
       ++held_;
-      cv_.notify_all();
-      cv_.wait(lock, [&] {
+      cv_.NotifyAll();
+      cv_.Wait(lock, [this, cancel]() REQUIRES(mu_) {
         return open_ || (cancel != nullptr && cancel->IsCancelled());
       });
       --held_;
@@ -34,20 +34,21 @@ bool GatedClock::SleepFor(std::chrono::nanoseconds duration,
 }
 
 void GatedClock::Close() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   open_ = false;
 }
 
 void GatedClock::Open() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   open_ = true;
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 bool GatedClock::WaitForHeldSleeps(size_t count,
                                    std::chrono::milliseconds timeout) {
-  std::unique_lock<std::mutex> lock(mu_);
-  return cv_.wait_for(lock, timeout, [&] { return held_ >= count; });
+  base::MutexLock lock(mu_);
+  return cv_.WaitFor(lock, timeout,
+                     [this, count]() REQUIRES(mu_) { return held_ >= count; });
 }
 
 }  // namespace gcushare::kube_client_test

@@ -10,12 +10,11 @@
 #define GCUSHARE_TESTS_KUBE_CLIENT_GATED_CLOCK_H_
 
 #include <chrono>
-#include <condition_variable>
 #include <cstddef>
-#include <mutex>
 
 #include "base/cancellation.h"
 #include "base/clock.h"
+#include "base/mutex.h"
 
 namespace gcushare::kube_client_test {
 
@@ -27,20 +26,21 @@ class GatedClock : public base::Clock {
   std::chrono::system_clock::time_point Now() override;
   std::chrono::steady_clock::time_point SteadyNow() override;
   bool SleepFor(std::chrono::nanoseconds duration,
-                base::Cancellation* cancel) override;
+                base::Cancellation* cancel) override EXCLUDES(mu_);
 
-  void Close();
-  void Open();
+  void Close() EXCLUDES(mu_);
+  void Open() EXCLUDES(mu_);
   // Waits (real time) until at least `count` sleeps are held at the closed
   // gate; false on timeout.
-  bool WaitForHeldSleeps(size_t count, std::chrono::milliseconds timeout);
+  bool WaitForHeldSleeps(size_t count, std::chrono::milliseconds timeout)
+      EXCLUDES(mu_);
 
  private:
   base::RealClock real_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool open_ = true;  // Guarded by mu_.
-  size_t held_ = 0;   // Guarded by mu_.
+  base::Mutex mu_;
+  base::CondVar cv_;
+  bool open_ GUARDED_BY(mu_) = true;
+  size_t held_ GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace gcushare::kube_client_test

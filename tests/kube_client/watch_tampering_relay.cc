@@ -32,7 +32,7 @@ WatchTamperingRelay::~WatchTamperingRelay() { Stop(); }
 
 void WatchTamperingRelay::TamperWithNextWatch(std::string line,
                                               size_t after_lines) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   next_tamper_ = Tamper{std::move(line), after_lines};
 }
 
@@ -43,7 +43,7 @@ void WatchTamperingRelay::Stop() {
   server_.Stop();
   std::vector<std::thread> pumps;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     pumps.swap(pumps_);
   }
   for (std::thread& pump : pumps) pump.join();
@@ -53,7 +53,7 @@ void WatchTamperingRelay::RelayWatch(const httplib::Request& request,
                                      httplib::Response& response) {
   auto feed = std::make_shared<ChunkFeed>();
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     std::optional<Tamper> tamper = std::move(next_tamper_);
     next_tamper_.reset();
     pumps_.emplace_back([this, target = request.target,

@@ -21,12 +21,12 @@
 
 #include <atomic>
 #include <cstddef>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "base/mutex.h"
 #include "kube/testing/scripted_server.h"
 
 namespace gcushare::kube_client_test {
@@ -40,11 +40,11 @@ class WatchTamperingRelay {
 
   // The next watch request gets `line` (sent as is, in its own chunk) right
   // after the first `after_lines` lines the stand-in sends it.
-  void TamperWithNextWatch(std::string line, size_t after_lines);
+  void TamperWithNextWatch(std::string line, size_t after_lines) EXCLUDES(mu_);
 
   // Listens on a free port of 127.0.0.1; returns it.
   int Start();
-  void Stop();
+  void Stop() EXCLUDES(mu_);
 
   // "http://127.0.0.1:<port>".
   std::string url() const { return server_.url(); }
@@ -57,7 +57,8 @@ class WatchTamperingRelay {
     size_t after_lines = 0;
   };
 
-  void RelayWatch(const httplib::Request& request, httplib::Response& response);
+  void RelayWatch(const httplib::Request& request, httplib::Response& response)
+      EXCLUDES(mu_);
   // Pumps the stand-in's watch response into `feed`; runs on its own thread.
   void Pump(const std::string& target, std::optional<Tamper> tamper,
             std::shared_ptr<kube::testing::ChunkFeed> feed);
@@ -65,9 +66,9 @@ class WatchTamperingRelay {
   const int upstream_port_;
   kube::testing::ScriptedServer server_;
   std::atomic<bool> stopping_{false};
-  std::mutex mu_;
-  std::optional<Tamper> next_tamper_;  // Guarded by mu_.
-  std::vector<std::thread> pumps_;     // Guarded by mu_.
+  base::Mutex mu_;
+  std::optional<Tamper> next_tamper_ GUARDED_BY(mu_);
+  std::vector<std::thread> pumps_ GUARDED_BY(mu_);
 };
 
 }  // namespace gcushare::kube_client_test

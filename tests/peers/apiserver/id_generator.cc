@@ -15,7 +15,7 @@ std::string IdGenerator::NewUid() {
   uint64_t hi;
   uint64_t lo;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     hi = engine_();
     lo = engine_();
   }
@@ -36,7 +36,7 @@ std::string IdGenerator::NameSuffix() {
   constexpr char kAlphabet[] = "bcdfghjklmnpqrstvwxz2456789";
   constexpr size_t kSize = sizeof(kAlphabet) - 1;
   std::string out;
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   for (int i = 0; i < 5; ++i) out += kAlphabet[engine_() % kSize];
   return out;
 }

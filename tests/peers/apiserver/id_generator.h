@@ -9,9 +9,10 @@
 #define GCUSHARE_TESTS_PEERS_APISERVER_ID_GENERATOR_H_
 
 #include <chrono>
-#include <mutex>
 #include <random>
 #include <string>
+
+#include "base/mutex.h"
 
 namespace gcushare::apiserver {
 
@@ -20,13 +21,13 @@ class IdGenerator {
   IdGenerator();
 
   // "0b8a3c5e-5d3f-4c4e-9d7a-2f1e6b9c0d12"
-  std::string NewUid();
+  std::string NewUid() EXCLUDES(mu_);
   // "x7k2p"
-  std::string NameSuffix();
+  std::string NameSuffix() EXCLUDES(mu_);
 
  private:
-  std::mutex mu_;
-  std::mt19937_64 engine_;
+  base::Mutex mu_;
+  std::mt19937_64 engine_ GUARDED_BY(mu_);
 };
 
 // "2024-08-13T07:28:49Z"

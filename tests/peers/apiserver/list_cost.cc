@@ -50,7 +50,7 @@ std::chrono::nanoseconds ListCost::CostOf(ListSource source,
 void ListCost::Charge(ListSource source, size_t bytes,
                       std::chrono::nanoseconds spent) {
   const std::chrono::nanoseconds cost = CostOf(source, bytes) - spent;
-  std::unique_lock<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   Counts& counts = counts_[static_cast<int>(source)];
   ++counts.requests;
   counts.bytes += bytes;
@@ -59,28 +59,28 @@ void ListCost::Charge(ListSource source, size_t bytes,
     return;
   }
   const int slots = std::max(1, options_.concurrency);
-  slot_cv_.wait(lock, [&] { return busy_ < slots; });
+  slot_cv_.Wait(lock, [this, slots]() REQUIRES(mu_) { return busy_ < slots; });
   ++busy_;
-  lock.unlock();
+  lock.Unlock();
   if (sleep_) {
     sleep_(cost);
   } else {
     std::this_thread::sleep_for(cost);
   }
-  lock.lock();
+  lock.Lock();
   --busy_;
   last_answer_ = std::max(last_answer_, std::chrono::steady_clock::now());
-  lock.unlock();
-  slot_cv_.notify_one();
+  lock.Unlock();
+  slot_cv_.NotifyOne();
 }
 
 ListCost::Counts ListCost::counts(ListSource source) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return counts_[static_cast<int>(source)];
 }
 
 std::chrono::steady_clock::time_point ListCost::last_answer() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return last_answer_;
 }
 

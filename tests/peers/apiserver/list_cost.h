@@ -25,11 +25,11 @@
 #define GCUSHARE_TESTS_PEERS_APISERVER_LIST_COST_H_
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <string>
+
+#include "base/mutex.h"
 
 namespace gcushare::apiserver {
 
@@ -78,27 +78,28 @@ class ListCost {
   // build the answer (the measured cost included the real server's own
   // work). Called by the list handler before it writes.
   void Charge(ListSource source, size_t bytes,
-              std::chrono::nanoseconds spent = std::chrono::nanoseconds(0));
+              std::chrono::nanoseconds spent = std::chrono::nanoseconds(0))
+      EXCLUDES(mu_);
 
   struct Counts {
     uint64_t requests = 0;
     uint64_t bytes = 0;
   };
-  Counts counts(ListSource source) const;
+  Counts counts(ListSource source) const EXCLUDES(mu_);
   // When the latest answer's cost ended, i.e. when the server starts
   // writing it (steady clock); a default time_point before any answer.
-  std::chrono::steady_clock::time_point last_answer() const;
+  std::chrono::steady_clock::time_point last_answer() const EXCLUDES(mu_);
 
   const ListCostOptions& options() const { return options_; }
 
  private:
   const ListCostOptions options_;
   const Sleep sleep_;
-  mutable std::mutex mu_;
-  std::condition_variable slot_cv_;
-  int busy_ = 0;      // Guarded by mu_.
-  Counts counts_[2];  // Guarded by mu_; indexed by ListSource.
-  std::chrono::steady_clock::time_point last_answer_;  // Guarded by mu_.
+  mutable base::Mutex mu_;
+  base::CondVar slot_cv_;
+  int busy_ GUARDED_BY(mu_) = 0;
+  Counts counts_[2] GUARDED_BY(mu_);  // Indexed by ListSource.
+  std::chrono::steady_clock::time_point last_answer_ GUARDED_BY(mu_);
 };
 
 }  // namespace gcushare::apiserver

@@ -19,7 +19,7 @@ ObjectPtr ObjectStore::Publish(Json object, int64_t rv) {
 }
 
 void ObjectStore::Restore(const Journal::State& state) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   objects_.clear();
   history_.clear();
   for (const Journal::Entry& e : state.objects) {
@@ -35,18 +35,18 @@ void ObjectStore::Restore(const Journal::State& state) {
 }
 
 int64_t ObjectStore::CurrentRv() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return rv_;
 }
 
 int64_t ObjectStore::OldestResumableRv() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return compacted_rv_;
 }
 
 StatusOr<ObjectPtr> ObjectStore::Get(const std::string& resource,
                                      const std::string& key) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   auto r = objects_.find(resource);
   if (r != objects_.end()) {
     auto it = r->second.find(key);
@@ -57,7 +57,7 @@ StatusOr<ObjectPtr> ObjectStore::Get(const std::string& resource,
 
 StatusOr<ObjectPtr> ObjectStore::Create(const std::string& resource,
                                         const std::string& key, Json object) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   auto& objects = objects_[resource];
   if (objects.count(key) != 0) {
     return AlreadyExistsError(resource + " " + key + " already exists");
@@ -77,7 +77,7 @@ StatusOr<ObjectPtr> ObjectStore::Create(const std::string& resource,
 StatusOr<ObjectPtr> ObjectStore::Replace(const std::string& resource,
                                          const std::string& key, Json object,
                                          int64_t expected_rv) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   auto& objects = objects_[resource];
   auto it = objects.find(key);
   if (it == objects.end()) {
@@ -105,7 +105,7 @@ StatusOr<ObjectPtr> ObjectStore::Replace(const std::string& resource,
 StatusOr<ObjectPtr> ObjectStore::Delete(const std::string& resource,
                                         const std::string& key,
                                         int64_t expected_rv) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   auto& objects = objects_[resource];
   auto it = objects.find(key);
   if (it == objects.end()) {
@@ -128,7 +128,7 @@ StatusOr<ObjectPtr> ObjectStore::Delete(const std::string& resource,
 
 StatusOr<ObjectStore::Snapshot> ObjectStore::List(const std::string& resource,
                                                   int64_t at_rv) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   Snapshot snap;
   std::map<std::string, ObjectPtr> state;
   auto r = objects_.find(resource);
@@ -206,7 +206,7 @@ void ObjectStore::RememberCountLocked(std::string key, int64_t count) const {
 }
 
 StatusOr<ObjectStore::Page> ObjectStore::ListPage(const PageSpec& spec) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   Page page;
   page.rv = rv_;
   ObjectMap undo;
@@ -319,7 +319,7 @@ void ObjectStore::RecordLocked(Event event) {
 
 StatusOr<std::shared_ptr<WatchStream>> ObjectStore::Watch(
     const WatchSpec& spec) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   if (closed_) return UnavailableError("the server is shutting down");
   Watcher w{spec, std::make_shared<WatchStream>(options_.stream_capacity)};
   switch (spec.start) {
@@ -359,13 +359,13 @@ StatusOr<std::shared_ptr<WatchStream>> ObjectStore::Watch(
 }
 
 void ObjectStore::Unwatch(const WatchStream* stream) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   watchers_.remove_if(
       [&](const Watcher& w) { return w.stream.get() == stream; });
 }
 
 void ObjectStore::OfferBookmark(const WatchStream* stream) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   for (const Watcher& w : watchers_) {
     if (w.stream.get() != stream) continue;
     if (w.stream->empty()) {
@@ -376,14 +376,14 @@ void ObjectStore::OfferBookmark(const WatchStream* stream) {
 }
 
 void ObjectStore::CloseAllWatches() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   closed_ = true;
   for (const Watcher& w : watchers_) w.stream->Close();
   watchers_.clear();
 }
 
 size_t ObjectStore::WatchCount() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return watchers_.size();
 }
 

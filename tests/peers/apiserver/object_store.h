@@ -39,11 +39,11 @@
 #include <list>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "base/mutex.h"
 #include "status/status.h"
 #include "tests/peers/apiserver/journal.h"
 #include "tests/peers/apiserver/json.h"
@@ -176,7 +176,7 @@ class ObjectStore {
   static ObjectPtr Publish(Json object, int64_t rv);
   // Appends to the history and fans out to the watchers. Holds mu_; the
   // caller has journaled the write already.
-  void RecordLocked(Event event);
+  void RecordLocked(Event event) REQUIRES(mu_);
   // The line `w` should receive for `event`, or "" if none.
   static std::string LineFor(const Watcher& w, const Event& event);
   std::string BookmarkLine(const WatchSpec& spec, int64_t rv,
@@ -185,27 +185,30 @@ class ObjectStore {
   // Objects of one resource at an older rv: the current map with `undo`
   // (key -> its state then; null: it did not exist) laid over it.
   using ObjectMap = std::map<std::string, ObjectPtr>;
-  ObjectMap UndoSinceLocked(const std::string& resource, int64_t at_rv) const;
+  ObjectMap UndoSinceLocked(const std::string& resource, int64_t at_rv) const
+      REQUIRES(mu_);
   // Calls `visit(key, object)` for the merged view's keys >= `start`, in
   // order, until it returns false.
   template <typename Visit>
   static void VisitFrom(const ObjectMap* current, const ObjectMap& undo,
                         const std::string& start, Visit visit);
   // Remembers rank counts for ListPage (bounded; oldest dropped first).
-  void RememberCountLocked(std::string key, int64_t count) const;
+  void RememberCountLocked(std::string key, int64_t count) const REQUIRES(mu_);
 
   const Options options_;
-  mutable std::mutex mu_;
-  int64_t rv_ = 0;
-  int64_t compacted_rv_ = 0;  // RV of the newest event dropped from history.
-  std::map<std::string, std::map<std::string, ObjectPtr>> objects_;
-  std::deque<Event> history_;
-  std::list<Watcher> watchers_;
-  bool closed_ = false;
+  mutable base::Mutex mu_;
+  int64_t rv_ GUARDED_BY(mu_) = 0;
+  // RV of the newest event dropped from history.
+  int64_t compacted_rv_ GUARDED_BY(mu_) = 0;
+  std::map<std::string, std::map<std::string, ObjectPtr>> objects_
+      GUARDED_BY(mu_);
+  std::deque<Event> history_ GUARDED_BY(mu_);
+  std::list<Watcher> watchers_ GUARDED_BY(mu_);
+  bool closed_ GUARDED_BY(mu_) = false;
   // ListPage's counts: "<resource>\0<scope>\0<rv>\0<start>" -> matching
   // objects before `start` ("" start: in all).
-  mutable std::map<std::string, int64_t> counts_;
-  mutable std::deque<std::string> count_order_;
+  mutable std::map<std::string, int64_t> counts_ GUARDED_BY(mu_);
+  mutable std::deque<std::string> count_order_ GUARDED_BY(mu_);
 };
 
 }  // namespace gcushare::apiserver

@@ -159,7 +159,7 @@ void WatchHandler::Watch(const ApiPath& path, const ListOptions& options,
   state->next_bookmark = Clock::now() + ctx_.bookmark_interval;
   state->chunk_bytes = ctx_.watch_chunk_bytes;
   {
-    std::lock_guard<std::mutex> lock(open_->mu);
+    base::MutexLock lock(open_->mu);
     ++open_->count;
   }
   res.status = 200;
@@ -170,16 +170,18 @@ void WatchHandler::Watch(const ApiPath& path, const ListOptions& options,
       [state, open = open_](bool) {
         state->store->Unwatch(state->stream.get());
         {
-          std::lock_guard<std::mutex> lock(open->mu);
+          base::MutexLock lock(open->mu);
           --open->count;
         }
-        open->cv.notify_all();
+        open->cv.NotifyAll();
       });
 }
 
 bool WatchHandler::WaitForStreamsToEnd(std::chrono::milliseconds timeout) {
-  std::unique_lock<std::mutex> lock(open_->mu);
-  return open_->cv.wait_for(lock, timeout, [&] { return open_->count == 0; });
+  base::MutexLock lock(open_->mu);
+  return open_->cv.WaitFor(lock, timeout, [this]() REQUIRES(open_->mu) {
+    return open_->count == 0;
+  });
 }
 
 }  // namespace gcushare::apiserver

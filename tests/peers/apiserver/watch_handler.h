@@ -29,10 +29,9 @@
 #include <httplib.h>
 
 #include <chrono>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 
+#include "base/mutex.h"
 #include "tests/peers/apiserver/handler_context.h"
 #include "tests/peers/apiserver/list_options.h"
 #include "tests/peers/apiserver/request_path.h"
@@ -55,9 +54,9 @@ class WatchHandler {
  private:
   // The number of watch responses still being written.
   struct OpenStreams {
-    std::mutex mu;
-    std::condition_variable cv;
-    int count = 0;
+    base::Mutex mu;
+    base::CondVar cv;
+    int count GUARDED_BY(mu) = 0;
   };
 
   HandlerContext ctx_;

@@ -18,7 +18,7 @@ std::string EncodeWatchEvent(std::string_view type,
 
 void WatchStream::Push(std::string line) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (closed_) return;
     if (lines_.size() >= capacity_) {
       closed_ = true;
@@ -26,14 +26,15 @@ void WatchStream::Push(std::string line) {
       lines_.push_back(std::move(line));
     }
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 WatchStream::PopResult WatchStream::PopAll(
     std::chrono::steady_clock::time_point deadline,
     std::vector<std::string>* out) {
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait_until(lock, deadline, [&] { return !lines_.empty() || closed_; });
+  base::MutexLock lock(mu_);
+  cv_.WaitUntil(lock, deadline,
+                [this]() REQUIRES(mu_) { return !lines_.empty() || closed_; });
   if (!lines_.empty()) {
     for (std::string& line : lines_) out->push_back(std::move(line));
     lines_.clear();
@@ -44,19 +45,19 @@ WatchStream::PopResult WatchStream::PopAll(
 
 void WatchStream::Close() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     closed_ = true;
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 bool WatchStream::closed() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return closed_;
 }
 
 bool WatchStream::empty() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return lines_.empty();
 }
 

@@ -14,12 +14,12 @@
 #define GCUSHARE_TESTS_PEERS_APISERVER_WATCH_STREAM_H_
 
 #include <chrono>
-#include <condition_variable>
 #include <deque>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "base/mutex.h"
 
 namespace gcushare::apiserver {
 
@@ -35,25 +35,25 @@ class WatchStream {
 
   // Queues a line. Closes the stream instead when the backlog is full; a
   // closed stream ignores pushes.
-  void Push(std::string line);
+  void Push(std::string line) EXCLUDES(mu_);
 
   enum class PopResult { kLines, kTimeout, kClosed };
   // Waits until lines are queued, the stream is closed, or `deadline`
   // passes; appends every queued line to `out`. Lines queued before Close()
   // are still delivered (kLines) before kClosed is reported.
   PopResult PopAll(std::chrono::steady_clock::time_point deadline,
-                   std::vector<std::string>* out);
+                   std::vector<std::string>* out) EXCLUDES(mu_);
 
-  void Close();
-  bool closed() const;
-  bool empty() const;
+  void Close() EXCLUDES(mu_);
+  bool closed() const EXCLUDES(mu_);
+  bool empty() const EXCLUDES(mu_);
 
  private:
   const size_t capacity_;
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<std::string> lines_;
-  bool closed_ = false;
+  mutable base::Mutex mu_;
+  base::CondVar cv_;
+  std::deque<std::string> lines_ GUARDED_BY(mu_);
+  bool closed_ GUARDED_BY(mu_) = false;
 };
 
 }  // namespace gcushare::apiserver

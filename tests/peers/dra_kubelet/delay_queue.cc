@@ -11,18 +11,18 @@ DelayQueue::DelayQueue(base::Clock* clock, std::chrono::milliseconds poll)
 DelayQueue::~DelayQueue() { Stop(); }
 
 void DelayQueue::Start() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   if (thread_.joinable() || stopping_) return;
   thread_ = std::thread([this] { Loop(); });
 }
 
 void DelayQueue::Stop() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     stopping_ = true;
     entries_.clear();
   }
-  wake_.notify_all();
+  wake_.NotifyAll();
   if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) {
     thread_.join();
   }
@@ -32,41 +32,41 @@ bool DelayQueue::AddIfAbsent(const std::string& key,
                              std::chrono::nanoseconds delay,
                              std::function<void()> action) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (stopping_ || entries_.count(key)) return false;
     entries_[key] = Entry{clock_->SteadyNow() + delay, std::move(action)};
   }
-  wake_.notify_all();
+  wake_.NotifyAll();
   return true;
 }
 
 void DelayQueue::Replace(const std::string& key, std::chrono::nanoseconds delay,
                          std::function<void()> action) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (stopping_) return;
     entries_[key] = Entry{clock_->SteadyNow() + delay, std::move(action)};
   }
-  wake_.notify_all();
+  wake_.NotifyAll();
 }
 
 bool DelayQueue::Cancel(const std::string& key) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return entries_.erase(key) > 0;
 }
 
 bool DelayQueue::Pending(const std::string& key) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return entries_.count(key) > 0;
 }
 
 int DelayQueue::RunDue() {
-  std::lock_guard<std::mutex> run(run_mu_);
+  base::MutexLock run(run_mu_);
   int ran = 0;
   while (true) {
     std::function<void()> action;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      base::MutexLock lock(mu_);
       if (stopping_) return ran;
       auto now = clock_->SteadyNow();
       auto next = entries_.end();
@@ -88,8 +88,8 @@ int DelayQueue::RunDue() {
 void DelayQueue::Loop() {
   while (true) {
     {
-      std::unique_lock<std::mutex> lock(mu_);
-      wake_.wait_for(lock, poll_, [this] { return stopping_; });
+      base::MutexLock lock(mu_);
+      wake_.WaitFor(lock, poll_, [this]() REQUIRES(mu_) { return stopping_; });
       if (stopping_) return;
     }
     RunDue();

@@ -16,14 +16,13 @@
 #define GCUSHARE_TESTS_PEERS_DRA_KUBELET_DELAY_QUEUE_H_
 
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <string>
 #include <thread>
 
 #include "base/clock.h"
+#include "base/mutex.h"
 
 namespace gcushare::peers::dra_kubelet {
 
@@ -35,37 +34,37 @@ class DelayQueue {
   DelayQueue(const DelayQueue&) = delete;
   DelayQueue& operator=(const DelayQueue&) = delete;
 
-  void Start();
-  void Stop();
+  void Start() EXCLUDES(mu_);
+  void Stop() EXCLUDES(mu_);
 
   // Schedules `action` for now + `delay` under `key`. When `key` is already
   // pending: AddIfAbsent keeps the original (returns false), Replace
   // reschedules.
   bool AddIfAbsent(const std::string& key, std::chrono::nanoseconds delay,
-                   std::function<void()> action);
+                   std::function<void()> action) EXCLUDES(mu_);
   void Replace(const std::string& key, std::chrono::nanoseconds delay,
-               std::function<void()> action);
+               std::function<void()> action) EXCLUDES(mu_);
   // Returns whether something was pending.
-  bool Cancel(const std::string& key);
-  bool Pending(const std::string& key) const;
+  bool Cancel(const std::string& key) EXCLUDES(mu_);
+  bool Pending(const std::string& key) const EXCLUDES(mu_);
 
   // Runs every due action on this thread; returns how many ran.
-  int RunDue();
+  int RunDue() EXCLUDES(run_mu_, mu_);
 
  private:
   struct Entry {
     std::chrono::steady_clock::time_point due;
     std::function<void()> action;
   };
-  void Loop();
+  void Loop() EXCLUDES(run_mu_, mu_);
 
   base::Clock* const clock_;
   const std::chrono::milliseconds poll_;
-  std::mutex run_mu_;  // Held while actions run; taken before mu_.
-  mutable std::mutex mu_;
-  std::condition_variable wake_;
-  std::map<std::string, Entry> entries_;  // Guarded by mu_.
-  bool stopping_ = false;                 // Guarded by mu_.
+  base::Mutex run_mu_;  // Held while actions run.
+  mutable base::Mutex mu_ ACQUIRED_AFTER(run_mu_);
+  base::CondVar wake_;
+  std::map<std::string, Entry> entries_ GUARDED_BY(mu_);
+  bool stopping_ GUARDED_BY(mu_) = false;
   std::thread thread_;
 };
 

@@ -7,6 +7,7 @@
 #include <deque>
 #include <fstream>
 
+#include "base/mutex.h"
 #include "dra-driver/api/dra_v1.grpc.pb.h"
 #include "dra-driver/api/dra_v1beta1.grpc.pb.h"
 #include "dra-driver/api/pluginregistration.grpc.pb.h"
@@ -17,16 +18,16 @@ namespace v1 = ::k8s::io::kubelet::pkg::apis::dra::v1;
 namespace v1beta1 = ::k8s::io::kubelet::pkg::apis::dra::v1beta1;
 
 struct FakeDraPlugin::State {
-  FakePluginConfig config;
-  mutable std::mutex mu;
-  std::condition_variable cv;
-  bool released = false;
-  bool end_stream = false;
-  bool shutting_down = false;
-  int get_info_calls = 0;
-  std::deque<v1alpha1::NodeWatchResourcesResponse> health;
-  std::vector<std::pair<bool, std::string>> notifications;
-  std::vector<FakePluginCall> calls;
+  FakePluginConfig config;  // Set before the servers start; read-only then.
+  mutable base::Mutex mu;
+  base::CondVar cv;
+  bool released GUARDED_BY(mu) = false;
+  bool end_stream GUARDED_BY(mu) = false;
+  bool shutting_down GUARDED_BY(mu) = false;
+  int get_info_calls GUARDED_BY(mu) = 0;
+  std::deque<v1alpha1::NodeWatchResourcesResponse> health GUARDED_BY(mu);
+  std::vector<std::pair<bool, std::string>> notifications GUARDED_BY(mu);
+  std::vector<FakePluginCall> calls GUARDED_BY(mu);
 
   void WriteSpec(const std::string& uid) {
     if (config.cdi_dir.empty()) return;
@@ -55,12 +56,13 @@ class Registration final : public pluginregistration::Registration::Service {
   grpc::Status GetInfo(grpc::ServerContext*,
                        const pluginregistration::InfoRequest*,
                        pluginregistration::PluginInfo* info) override {
-    std::unique_lock<std::mutex> lock(state_->mu);
+    base::MutexLock lock(state_->mu);
     ++state_->get_info_calls;
-    state_->cv.notify_all();
+    state_->cv.NotifyAll();
     if (state_->config.block_get_info) {
-      state_->cv.wait(
-          lock, [this] { return state_->released || state_->shutting_down; });
+      state_->cv.Wait(lock, [this]() REQUIRES(state_->mu) {
+        return state_->released || state_->shutting_down;
+      });
     }
     info->set_type(state_->config.type);
     info->set_name(state_->config.name);
@@ -73,7 +75,7 @@ class Registration final : public pluginregistration::Registration::Service {
   grpc::Status NotifyRegistrationStatus(
       grpc::ServerContext*, const pluginregistration::RegistrationStatus* s,
       pluginregistration::RegistrationStatusResponse*) override {
-    std::lock_guard<std::mutex> lock(state_->mu);
+    base::MutexLock lock(state_->mu);
     state_->notifications.emplace_back(s->plugin_registered(), s->error());
     return grpc::Status::OK;
   }
@@ -92,7 +94,7 @@ class Dra final : public Base {
   grpc::Status NodePrepareResources(grpc::ServerContext*,
                                     const PrepReq* request,
                                     PrepResp* response) override {
-    std::lock_guard<std::mutex> lock(state_->mu);
+    base::MutexLock lock(state_->mu);
     FakePluginCall call{version_, "prepare", {}};
     for (const auto& claim : request->claims()) {
       call.uids.push_back(claim.uid());
@@ -117,7 +119,7 @@ class Dra final : public Base {
   grpc::Status NodeUnprepareResources(grpc::ServerContext*,
                                       const UnprepReq* request,
                                       UnprepResp* response) override {
-    std::lock_guard<std::mutex> lock(state_->mu);
+    base::MutexLock lock(state_->mu);
     FakePluginCall call{version_, "unprepare", {}};
     for (const auto& claim : request->claims()) {
       call.uids.push_back(claim.uid());
@@ -151,18 +153,18 @@ class Health final : public v1alpha1::DRAResourceHealth::Service {
       grpc::ServerContext* context, const v1alpha1::NodeWatchResourcesRequest*,
       grpc::ServerWriter<v1alpha1::NodeWatchResourcesResponse>* writer)
       override {
-    std::unique_lock<std::mutex> lock(state_->mu);
+    base::MutexLock lock(state_->mu);
     state_->end_stream = false;
     while (!context->IsCancelled() && !state_->shutting_down &&
            !state_->end_stream) {
       while (!state_->health.empty()) {
         v1alpha1::NodeWatchResourcesResponse next = state_->health.front();
         state_->health.pop_front();
-        lock.unlock();
+        lock.Unlock();
         writer->Write(next);
-        lock.lock();
+        lock.Lock();
       }
-      state_->cv.wait_for(lock, std::chrono::milliseconds(20));
+      state_->cv.WaitFor(lock, std::chrono::milliseconds(20));
     }
     return grpc::Status::OK;
   }
@@ -205,10 +207,10 @@ void FakeDraPlugin::Start() {
 void FakeDraPlugin::StopRegistration() {
   if (!registration_server_) return;
   {
-    std::lock_guard<std::mutex> lock(state_->mu);
+    base::MutexLock lock(state_->mu);
     state_->released = true;  // A blocked GetInfo must not hold Shutdown.
   }
-  state_->cv.notify_all();
+  state_->cv.NotifyAll();
   registration_server_->Shutdown(std::chrono::system_clock::now());
   registration_server_.reset();
   ::unlink(registration_path().c_str());
@@ -217,10 +219,10 @@ void FakeDraPlugin::StopRegistration() {
 void FakeDraPlugin::StopService() {
   if (!service_server_) return;
   {
-    std::lock_guard<std::mutex> lock(state_->mu);
+    base::MutexLock lock(state_->mu);
     state_->shutting_down = true;
   }
-  state_->cv.notify_all();
+  state_->cv.NotifyAll();
   service_server_->Shutdown(std::chrono::system_clock::now());
   service_server_.reset();
   ::unlink(endpoint().c_str());
@@ -228,10 +230,10 @@ void FakeDraPlugin::StopService() {
 
 void FakeDraPlugin::Release() {
   {
-    std::lock_guard<std::mutex> lock(state_->mu);
+    base::MutexLock lock(state_->mu);
     state_->released = true;
   }
-  state_->cv.notify_all();
+  state_->cv.NotifyAll();
 }
 
 void FakeDraPlugin::SendHealth(
@@ -246,32 +248,32 @@ void FakeDraPlugin::SendHealth(
     device->set_health_check_timeout_seconds(timeout_seconds);
   }
   {
-    std::lock_guard<std::mutex> lock(state_->mu);
+    base::MutexLock lock(state_->mu);
     state_->health.push_back(std::move(response));
   }
-  state_->cv.notify_all();
+  state_->cv.NotifyAll();
 }
 
 void FakeDraPlugin::EndHealthStream() {
   {
-    std::lock_guard<std::mutex> lock(state_->mu);
+    base::MutexLock lock(state_->mu);
     state_->end_stream = true;
   }
-  state_->cv.notify_all();
+  state_->cv.NotifyAll();
 }
 
 int FakeDraPlugin::get_info_calls() const {
-  std::lock_guard<std::mutex> lock(state_->mu);
+  base::MutexLock lock(state_->mu);
   return state_->get_info_calls;
 }
 
 std::vector<std::pair<bool, std::string>> FakeDraPlugin::notifications() const {
-  std::lock_guard<std::mutex> lock(state_->mu);
+  base::MutexLock lock(state_->mu);
   return state_->notifications;
 }
 
 std::vector<FakePluginCall> FakeDraPlugin::calls() const {
-  std::lock_guard<std::mutex> lock(state_->mu);
+  base::MutexLock lock(state_->mu);
   return state_->calls;
 }
 

@@ -16,7 +16,7 @@ const char* HealthName(DeviceHealthStatus status) {
 
 void HealthCache::Update(const std::string& driver,
                          const std::vector<DeviceHealthReport>& devices) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   auto now = clock_->SteadyNow();
   std::map<std::string, Entry>& known = drivers_[driver];
   for (const DeviceHealthReport& report : devices) {
@@ -34,7 +34,7 @@ void HealthCache::Update(const std::string& driver,
 DeviceHealthView HealthCache::Get(const std::string& driver,
                                   const std::string& pool,
                                   const std::string& device) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   auto found_driver = drivers_.find(driver);
   if (found_driver == drivers_.end()) return {};
   auto found = found_driver->second.find(pool + "/" + device);
@@ -46,7 +46,7 @@ DeviceHealthView HealthCache::Get(const std::string& driver,
 }
 
 void HealthCache::ClearDriver(const std::string& driver) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   drivers_.erase(driver);
 }
 

@@ -16,11 +16,11 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "base/clock.h"
+#include "base/mutex.h"
 
 namespace gcushare::peers::dra_kubelet {
 
@@ -63,9 +63,9 @@ class HealthCache {
     std::chrono::steady_clock::time_point received;
   };
   base::Clock* const clock_;
-  mutable std::mutex mu_;
-  // driver -> "pool/device" -> entry. Guarded by mu_.
-  std::map<std::string, std::map<std::string, Entry>> drivers_;
+  mutable base::Mutex mu_;
+  // driver -> "pool/device" -> entry.
+  std::map<std::string, std::map<std::string, Entry>> drivers_ GUARDED_BY(mu_);
 };
 
 }  // namespace gcushare::peers::dra_kubelet

@@ -52,10 +52,10 @@ struct StandInDraKubelet::Plugin {
   uint64_t health_messages = 0;
 
   std::atomic<bool> stopping{false};
-  std::mutex health_mu;
-  std::condition_variable health_cv;
-  grpc::ClientContext* health_context = nullptr;  // Guarded by health_mu.
-  bool health_retry = false;                      // Guarded by health_mu.
+  base::Mutex health_mu;
+  base::CondVar health_cv;
+  grpc::ClientContext* health_context GUARDED_BY(health_mu) = nullptr;
+  bool health_retry GUARDED_BY(health_mu) = false;
   std::thread monitor;
   std::thread health;
 };
@@ -79,7 +79,7 @@ StandInDraKubelet::~StandInDraKubelet() { Stop(); }
 
 Status StandInDraKubelet::Start() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (stopped_) return FailedPreconditionError("stopped");
     if (registration_thread_.joinable()) return OkStatus();
     registration_thread_ = std::thread([this] { RegistrationLoop(); });
@@ -95,17 +95,17 @@ Status StandInDraKubelet::Start() {
 
 void StandInDraKubelet::Stop() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (stopped_) return;
     stopped_ = true;
   }
-  pending_cv_.notify_all();
+  pending_cv_.NotifyAll();
   watcher_.Stop();
   if (registration_thread_.joinable()) registration_thread_.join();
   delays_.Stop();
   std::vector<std::shared_ptr<Plugin>> plugins;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     for (auto& [driver, list] : store_) {
       plugins.insert(plugins.end(), list.begin(), list.end());
     }
@@ -116,7 +116,7 @@ void StandInDraKubelet::Stop() {
 }
 
 DraKubeletView StandInDraKubelet::View() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   DraKubeletView view;
   view.registrations = registrations_;
   view.wipes = wipes_;
@@ -144,7 +144,7 @@ void StandInDraKubelet::SocketAdded(const std::string& path,
                                     const std::string& identity) {
   std::shared_ptr<Plugin> old;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (stopped_) return;
     SocketState& state = sockets_[path];
     if (state.identity == identity) return;  // Reported twice.
@@ -153,14 +153,14 @@ void StandInDraKubelet::SocketAdded(const std::string& path,
     delays_.Cancel("register:" + path);
     pending_.emplace_back(path, identity);
   }
-  pending_cv_.notify_one();
+  pending_cv_.NotifyOne();
   if (old) RemovePlugin(old);  // A new socket replaces the old plugin.
 }
 
 void StandInDraKubelet::SocketRemoved(const std::string& path) {
   std::shared_ptr<Plugin> old;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     auto found = sockets_.find(path);
     if (found == sockets_.end()) return;
     old = found->second.plugin;
@@ -174,8 +174,10 @@ void StandInDraKubelet::RegistrationLoop() {
   while (true) {
     std::pair<std::string, std::string> next;
     {
-      std::unique_lock<std::mutex> lock(mu_);
-      pending_cv_.wait(lock, [this] { return stopped_ || !pending_.empty(); });
+      base::MutexLock lock(mu_);
+      pending_cv_.Wait(lock, [this]() REQUIRES(mu_) {
+        return stopped_ || !pending_.empty();
+      });
       if (stopped_) return;
       next = std::move(pending_.front());
       pending_.pop_front();
@@ -185,13 +187,13 @@ void StandInDraKubelet::RegistrationLoop() {
 }
 
 void StandInDraKubelet::Record(RegistrationRecord record) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   registrations_.push_back(std::move(record));
 }
 
 void StandInDraKubelet::RetryRegistration(const std::string& path,
                                           const std::string& identity) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   auto found = sockets_.find(path);
   if (stopped_ || found == sockets_.end() ||
       found->second.identity != identity) {
@@ -206,7 +208,7 @@ void StandInDraKubelet::RetryRegistration(const std::string& path,
   delay = std::min<std::chrono::milliseconds>(delay, std::chrono::seconds(122));
   delays_.Replace("register:" + path, delay, [this, path, identity] {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      base::MutexLock lock(mu_);
       auto again = sockets_.find(path);
       if (stopped_ || again == sockets_.end() ||
           again->second.identity != identity) {
@@ -214,14 +216,14 @@ void StandInDraKubelet::RetryRegistration(const std::string& path,
       }
       pending_.emplace_back(path, identity);
     }
-    pending_cv_.notify_one();
+    pending_cv_.NotifyOne();
   });
 }
 
 void StandInDraKubelet::Register(const std::string& path,
                                  const std::string& identity) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     auto found = sockets_.find(path);
     if (stopped_ || found == sockets_.end() ||
         found->second.identity != identity) {
@@ -309,7 +311,7 @@ std::shared_ptr<StandInDraKubelet::Plugin> StandInDraKubelet::AddPlugin(
     const std::string& socket_path, const std::string& identity,
     const std::string& driver, const std::string& endpoint,
     const std::string& service, bool serves_health, std::string* error) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   auto socket = sockets_.find(socket_path);
   if (stopped_ || socket == sockets_.end() ||
       socket->second.identity != identity) {
@@ -355,7 +357,7 @@ std::shared_ptr<StandInDraKubelet::Plugin> StandInDraKubelet::AddPlugin(
 
 void StandInDraKubelet::RemovePlugin(const std::shared_ptr<Plugin>& plugin) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     auto found = store_.find(plugin->driver);
     if (found != store_.end()) {
       std::erase(found->second, plugin);
@@ -369,10 +371,10 @@ void StandInDraKubelet::RemovePlugin(const std::shared_ptr<Plugin>& plugin) {
 void StandInDraKubelet::StopPlugin(const std::shared_ptr<Plugin>& plugin) {
   plugin->stopping = true;
   {
-    std::lock_guard<std::mutex> lock(plugin->health_mu);
+    base::MutexLock lock(plugin->health_mu);
     if (plugin->health_context != nullptr) plugin->health_context->TryCancel();
   }
-  plugin->health_cv.notify_all();
+  plugin->health_cv.NotifyAll();
   if (plugin->monitor.joinable()) plugin->monitor.join();
   if (plugin->health.joinable()) plugin->health.join();
 }
@@ -399,7 +401,7 @@ void StandInDraKubelet::MonitorConnection(
 
 void StandInDraKubelet::SetConnected(const std::shared_ptr<Plugin>& plugin,
                                      bool connected) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   if (plugin->connected == connected) return;
   plugin->connected = connected;
   auto found = store_.find(plugin->driver);
@@ -429,7 +431,7 @@ void StandInDraKubelet::SyncLocked(const std::string& driver) {
 
 void StandInDraKubelet::Wipe(const std::string& driver, int attempt) {
   auto retry = [&] {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (stopped_) return;
     if (!driver.empty()) {
       auto found = store_.find(driver);
@@ -467,7 +469,7 @@ void StandInDraKubelet::Wipe(const std::string& driver, int attempt) {
     if (!deleted.ok() && deleted.http_code() != 404) failed = true;
   }
   if (failed) return retry();
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   wipes_.push_back(selector);
 }
 
@@ -478,12 +480,12 @@ void StandInDraKubelet::WatchHealth(std::shared_ptr<Plugin> plugin) {
   while (!plugin->stopping) {
     grpc::ClientContext context;
     {
-      std::lock_guard<std::mutex> lock(plugin->health_mu);
+      base::MutexLock lock(plugin->health_mu);
       if (plugin->stopping) break;
       plugin->health_context = &context;
     }
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      base::MutexLock lock(mu_);
       ++plugin->health_streams;
     }
     auto reader = stub->NodeWatchResources(
@@ -498,19 +500,19 @@ void StandInDraKubelet::WatchHealth(std::shared_ptr<Plugin> plugin) {
             device.health_check_timeout_seconds(), device.message()});
       }
       health_.Update(plugin->driver, reports);
-      std::lock_guard<std::mutex> lock(mu_);
+      base::MutexLock lock(mu_);
       plugin->health_streaming = true;
       ++plugin->health_messages;
     }
     (void)reader->Finish();
     {
-      std::lock_guard<std::mutex> lock(plugin->health_mu);
+      base::MutexLock lock(plugin->health_mu);
       plugin->health_context = nullptr;
       plugin->health_retry = false;
     }
     health_.ClearDriver(plugin->driver);
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      base::MutexLock lock(mu_);
       plugin->health_streaming = false;
     }
     if (plugin->stopping) break;
@@ -521,14 +523,15 @@ void StandInDraKubelet::WatchHealth(std::shared_ptr<Plugin> plugin) {
                       auto target = weak.lock();
                       if (!target) return;
                       {
-                        std::lock_guard<std::mutex> lock(target->health_mu);
+                        base::MutexLock lock(target->health_mu);
                         target->health_retry = true;
                       }
-                      target->health_cv.notify_all();
+                      target->health_cv.NotifyAll();
                     });
-    std::unique_lock<std::mutex> lock(plugin->health_mu);
-    plugin->health_cv.wait(
-        lock, [&] { return plugin->health_retry || plugin->stopping.load(); });
+    base::MutexLock lock(plugin->health_mu);
+    plugin->health_cv.Wait(lock, [&plugin]() REQUIRES(plugin->health_mu) {
+      return plugin->health_retry || plugin->stopping.load();
+    });
   }
 }
 
@@ -543,7 +546,7 @@ DeviceHealthView StandInDraKubelet::Health(const std::string& driver,
 StatusOr<std::shared_ptr<StandInDraKubelet::Plugin>>
 StandInDraKubelet::GetPlugin(const std::string& driver) const {
   if (driver.empty()) return InvalidArgumentError("DRA driver name is empty");
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   auto found = store_.find(driver);
   if (found == store_.end() || found->second.empty()) {
     return FailedPreconditionError("DRA driver " + driver +
@@ -608,7 +611,7 @@ Status StandInDraKubelet::PrepareForPod(const json& pod) {
   std::map<std::string, std::vector<ClaimRef>> batches;
   std::map<std::string, std::string> names_by_uid;
   {
-    std::lock_guard<std::mutex> lock(claims_mu_);
+    base::MutexLock lock(claims_mu_);
     for (const Checked& claim : checked) {
       std::string key = id.namespace_name + "/" + claim.name;
       auto found = claims_.find(key);
@@ -642,7 +645,7 @@ Status StandInDraKubelet::PrepareForPod(const json& pod) {
         return InternalError("NodePrepareResources failed for ResourceClaim " +
                              names_by_uid[uid] + ": " + answer.error);
       }
-      std::lock_guard<std::mutex> lock(claims_mu_);
+      base::MutexLock lock(claims_mu_);
       auto found = claims_.find(id.namespace_name + "/" + names_by_uid[uid]);
       if (found == claims_.end()) {
         return InternalError(
@@ -653,7 +656,7 @@ Status StandInDraKubelet::PrepareForPod(const json& pod) {
       found->second.drivers[driver] = answer.devices;
     }
   }
-  std::lock_guard<std::mutex> lock(claims_mu_);
+  base::MutexLock lock(claims_mu_);
   for (const auto& [uid, name] : names_by_uid) {
     auto found = claims_.find(id.namespace_name + "/" + name);
     if (found != claims_.end()) found->second.prepared = true;
@@ -672,7 +675,7 @@ StatusOr<PodRun> StandInDraKubelet::RunPod(const json& pod) {
     GCUSHARE_ASSIGN_OR_RETURN(std::vector<ContainerClaimRequest> requests,
                               ContainerClaimRequests(pod, *container));
     {
-      std::lock_guard<std::mutex> lock(claims_mu_);
+      base::MutexLock lock(claims_mu_);
       for (const ContainerClaimRequest& request : requests) {
         auto found = claims_.find(id.namespace_name + "/" + request.claim_name);
         if (found == claims_.end()) {
@@ -707,7 +710,7 @@ Status StandInDraKubelet::StopPod(const json& pod) {
   PodIdentity id = IdentifyPod(pod);
   std::vector<std::string> names;
   {
-    std::lock_guard<std::mutex> lock(claims_mu_);
+    base::MutexLock lock(claims_mu_);
     for (const auto& [key, info] : claims_) {
       if (info.namespace_name == id.namespace_name &&
           info.pod_uids.count(id.uid)) {
@@ -727,7 +730,7 @@ Status StandInDraKubelet::StopPod(const json& pod) {
   std::map<std::string, std::vector<ClaimRef>> batches;
   std::map<std::string, std::string> names_by_uid;
   {
-    std::lock_guard<std::mutex> lock(claims_mu_);
+    base::MutexLock lock(claims_mu_);
     for (const std::string& name : names) {
       auto found = claims_.find(id.namespace_name + "/" + name);
       if (found == claims_.end()) continue;
@@ -758,7 +761,7 @@ Status StandInDraKubelet::StopPod(const json& pod) {
       }
     }
   }
-  std::lock_guard<std::mutex> lock(claims_mu_);
+  base::MutexLock lock(claims_mu_);
   for (const auto& [uid, name] : names_by_uid) {
     claims_.erase(id.namespace_name + "/" + name);
   }
@@ -766,7 +769,7 @@ Status StandInDraKubelet::StopPod(const json& pod) {
 }
 
 std::map<std::string, ClaimInfo> StandInDraKubelet::Claims() const {
-  std::lock_guard<std::mutex> lock(claims_mu_);
+  base::MutexLock lock(claims_mu_);
   std::map<std::string, ClaimInfo> out;
   for (const auto& [key, info] : claims_) out[info.uid] = info;
   return out;

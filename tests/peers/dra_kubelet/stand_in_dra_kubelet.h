@@ -50,12 +50,10 @@
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
@@ -63,6 +61,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "base/mutex.h"
 #include "kube/kube_client.h"
 #include "status/status.h"
 #include "tests/peers/cdi_runtime/inject.h"
@@ -204,7 +203,7 @@ class StandInDraKubelet {
   void MonitorConnection(const std::shared_ptr<Plugin>& plugin);
   void WatchHealth(std::shared_ptr<Plugin> plugin);
   void SetConnected(const std::shared_ptr<Plugin>& plugin, bool connected);
-  void SyncLocked(const std::string& driver);  // Needs mu_.
+  void SyncLocked(const std::string& driver) REQUIRES(mu_);
   void Wipe(const std::string& driver, int attempt);
   StatusOr<std::shared_ptr<Plugin>> GetPlugin(const std::string& driver) const;
   Status PrepareForPod(const nlohmann::json& pod);
@@ -214,20 +213,25 @@ class StandInDraKubelet {
   DelayQueue delays_;
   RegistryWatcher watcher_;
 
-  mutable std::mutex mu_;
-  bool stopped_ = false;
-  std::map<std::string, SocketState> sockets_;  // By registration socket.
+  mutable base::Mutex mu_;
+  bool stopped_ GUARDED_BY(mu_) = false;
+  // By registration socket.
+  std::map<std::string, SocketState> sockets_ GUARDED_BY(mu_);
   // Driver -> plugins in the order they registered.
-  std::map<std::string, std::vector<std::shared_ptr<Plugin>>> store_;
-  std::vector<RegistrationRecord> registrations_;
-  std::vector<std::string> wipes_;
-  std::deque<std::pair<std::string, std::string>> pending_;  // path, identity
-  std::condition_variable pending_cv_;
+  std::map<std::string, std::vector<std::shared_ptr<Plugin>>> store_
+      GUARDED_BY(mu_);
+  std::vector<RegistrationRecord> registrations_ GUARDED_BY(mu_);
+  std::vector<std::string> wipes_ GUARDED_BY(mu_);
+  // (path, identity)
+  std::deque<std::pair<std::string, std::string>> pending_ GUARDED_BY(mu_);
+  base::CondVar pending_cv_;
+  // Started under mu_ (Start), joined by Stop() once stopped_ is set.
   std::thread registration_thread_;
 
-  mutable std::mutex claims_mu_;  // Taken after mu_ when both are needed.
+  // Taken after mu_ when both are needed.
+  mutable base::Mutex claims_mu_ ACQUIRED_AFTER(mu_);
   // "<namespace>/<name>" -> record.
-  std::map<std::string, ClaimInfo> claims_;
+  std::map<std::string, ClaimInfo> claims_ GUARDED_BY(claims_mu_);
 };
 
 }  // namespace gcushare::peers::dra_kubelet

@@ -10,7 +10,7 @@ std::string RandomShareIds::Next() {
   uint64_t high = 0;
   uint64_t low = 0;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     high = engine_();
     low = engine_();
   }
@@ -29,7 +29,7 @@ std::string RandomShareIds::Next() {
 std::string SequentialShareIds::Next() {
   uint64_t n = 0;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     n = next_++;
   }
   char text[37];

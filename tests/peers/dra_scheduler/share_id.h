@@ -10,9 +10,10 @@
 #define GCUSHARE_TESTS_PEERS_DRA_SCHEDULER_SHARE_ID_H_
 
 #include <cstdint>
-#include <mutex>
 #include <random>
 #include <string>
+
+#include "base/mutex.h"
 
 namespace gcushare::dra_scheduler {
 
@@ -28,8 +29,8 @@ class RandomShareIds : public ShareIdSource {
   std::string Next() override;
 
  private:
-  std::mutex mu_;
-  std::mt19937_64 engine_;
+  base::Mutex mu_;
+  std::mt19937_64 engine_ GUARDED_BY(mu_);
 };
 
 // "00000000-0000-4000-8000-000000000001", "...002", ...
@@ -38,8 +39,8 @@ class SequentialShareIds : public ShareIdSource {
   std::string Next() override;
 
  private:
-  std::mutex mu_;
-  uint64_t next_ = 1;
+  base::Mutex mu_;
+  uint64_t next_ GUARDED_BY(mu_) = 1;
 };
 
 }  // namespace gcushare::dra_scheduler

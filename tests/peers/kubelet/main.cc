@@ -20,12 +20,12 @@
 #include <atomic>
 #include <iostream>
 #include <map>
-#include <mutex>
 #include <set>
 #include <thread>
 #include <vector>
 
 #include "base/clock.h"
+#include "base/mutex.h"
 #include "contract/names.h"
 #include "contract/pod_request.h"
 #include "daemon/daemon.h"
@@ -40,9 +40,9 @@ namespace {
 using gcushare::peers::kubelet::KubeletView;
 using gcushare::peers::kubelet::StandInKubelet;
 
-std::mutex print_mu;
+gcushare::base::Mutex print_mu;
 void Say(const std::string& line) {
-  std::lock_guard<std::mutex> lock(print_mu);
+  gcushare::base::MutexLock lock(print_mu);
   std::cout << line << std::endl;
 }
 

@@ -88,7 +88,7 @@ void StandInKubelet::Stop() {
   }
   std::vector<std::unique_ptr<Endpoint>> ending;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     for (auto& [resource, endpoint] : endpoints_) {
       ending.push_back(std::move(endpoint));
       generation_[resource]++;
@@ -98,7 +98,7 @@ void StandInKubelet::Stop() {
     }
     endpoints_.clear();
   }
-  changed_.notify_all();
+  changed_.NotifyAll();
   EndStreams(std::move(ending));
 }
 
@@ -116,11 +116,11 @@ Status StandInKubelet::Restart() {
   }
   ::closedir(dir);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     view_.restarts++;
     allocated_.clear();
   }
-  changed_.notify_all();
+  changed_.NotifyAll();
   return Start();
 }
 
@@ -174,7 +174,7 @@ grpc::Status StandInKubelet::HandleRegister(
   }
   std::vector<std::unique_ptr<Endpoint>> replaced;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     auto old = endpoints_.find(request.resource_name());
     if (old != endpoints_.end()) replaced.push_back(std::move(old->second));
     const uint64_t generation = ++generation_[request.resource_name()];
@@ -190,7 +190,7 @@ grpc::Status StandInKubelet::HandleRegister(
         std::thread([this, raw, generation] { ReadStream(raw, generation); });
     endpoints_[request.resource_name()] = std::move(endpoint);
   }
-  changed_.notify_all();
+  changed_.NotifyAll();
   EndStreams(std::move(replaced));
   return grpc::Status::OK;
 }
@@ -202,17 +202,17 @@ void StandInKubelet::ReadStream(Endpoint* endpoint, uint64_t generation) {
   v1beta1::ListAndWatchResponse response;
   while (reader->Read(&response)) {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      base::MutexLock lock(mu_);
       if (generation_[endpoint->resource] != generation) continue;
       ResourceView& view = view_.resources[endpoint->resource];
       view.devices.assign(response.devices().begin(), response.devices().end());
       view.lists++;
     }
-    changed_.notify_all();
+    changed_.NotifyAll();
   }
   grpc::Status status = reader->Finish();
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (generation_[endpoint->resource] == generation) {
       ResourceView& view = view_.resources[endpoint->resource];
       view.streaming = false;
@@ -220,19 +220,21 @@ void StandInKubelet::ReadStream(Endpoint* endpoint, uint64_t generation) {
           status.ok() ? "OK" : FromGrpc(status, "ListAndWatch").ToString();
     }
   }
-  changed_.notify_all();
+  changed_.NotifyAll();
 }
 
 KubeletView StandInKubelet::View() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return view_;
 }
 
 bool StandInKubelet::WaitUntil(
     const std::function<bool(const KubeletView&)>& predicate,
     std::chrono::milliseconds timeout) {
-  std::unique_lock<std::mutex> lock(mu_);
-  return changed_.wait_for(lock, timeout, [&] { return predicate(view_); });
+  base::MutexLock lock(mu_);
+  return changed_.WaitFor(lock, timeout, [this, &predicate]() REQUIRES(mu_) {
+    return predicate(view_);
+  });
 }
 
 StatusOr<ContainerAllocation> StandInKubelet::AllocateContainer(
@@ -241,7 +243,7 @@ StatusOr<ContainerAllocation> StandInKubelet::AllocateContainer(
   bool preferred = false;
   std::vector<std::string> available;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     auto endpoint = endpoints_.find(resource);
     auto view = view_.resources.find(resource);
     if (endpoint == endpoints_.end() || view == view_.resources.end()) {
@@ -283,7 +285,7 @@ StatusOr<ContainerAllocation> StandInKubelet::AllocateContainer(
   }
   {
     // Reserve, re-checking against allocations made meanwhile.
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     std::set<std::string>& taken = allocated_[resource];
     std::set<std::string> free_now;
     for (const std::string& id : available) {
@@ -328,7 +330,7 @@ StatusOr<ContainerAllocation> StandInKubelet::AllocateContainer(
 
 StatusOr<std::vector<std::string>> StandInKubelet::Restore(
     const std::string& resource, size_t count) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   auto view = view_.resources.find(resource);
   if (view == view_.resources.end()) {
     return FailedPreconditionError("no devices known for " + resource);
@@ -352,7 +354,7 @@ StatusOr<std::vector<std::string>> StandInKubelet::Restore(
 
 void StandInKubelet::Release(const std::string& resource,
                              const std::vector<std::string>& ids) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   for (const std::string& id : ids) allocated_[resource].erase(id);
 }
 

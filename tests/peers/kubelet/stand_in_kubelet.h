@@ -26,18 +26,17 @@
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "base/mutex.h"
 #include "device-plugin/api/api.grpc.pb.h"
 #include "status/status.h"
 
@@ -81,33 +80,33 @@ class StandInKubelet {
   // Serves Registration on <dir>/kubelet.sock.
   Status Start();
   // Stops serving and ends every ListAndWatch stream. Idempotent.
-  void Stop();
+  void Stop() EXCLUDES(mu_);
   // A kubelet restart (see the file comment).
-  Status Restart();
+  Status Restart() EXCLUDES(mu_);
 
   std::string socket_path() const { return dir_ + "/kubelet.sock"; }
 
-  KubeletView View() const;
+  KubeletView View() const EXCLUDES(mu_);
   // Waits until `predicate` holds on the view (re-checked on every change)
   // or `timeout` passes; returns whether it held.
   bool WaitUntil(const std::function<bool(const KubeletView&)>& predicate,
-                 std::chrono::milliseconds timeout);
+                 std::chrono::milliseconds timeout) EXCLUDES(mu_);
 
   // Allocates `count` devices of `resource` for one container, like kubelet
   // admitting a container. FailedPrecondition when the resource is unknown
   // or too few healthy devices are free; the plugin's error otherwise (its
   // gRPC code and message). The IDs stay allocated on success.
   StatusOr<ContainerAllocation> AllocateContainer(const std::string& resource,
-                                                  size_t count);
+                                                  size_t count) EXCLUDES(mu_);
   // Marks `count` free healthy IDs of `resource` allocated without calling
   // the plugin: what kubelet does when it restores a running pod's devices
   // from its checkpoint after a restart (the stand-in keeps no checkpoint
   // file, so it takes any free IDs). FailedPrecondition when too few are free.
   StatusOr<std::vector<std::string>> Restore(const std::string& resource,
-                                             size_t count);
+                                             size_t count) EXCLUDES(mu_);
   // Gives IDs back (a container ended).
-  void Release(const std::string& resource,
-               const std::vector<std::string>& ids);
+  void Release(const std::string& resource, const std::vector<std::string>& ids)
+      EXCLUDES(mu_);
 
  private:
   class RegistrationService;
@@ -119,8 +118,9 @@ class StandInKubelet {
     std::thread stream_thread;
   };
 
-  grpc::Status HandleRegister(const v1beta1::RegisterRequest& request);
-  void ReadStream(Endpoint* endpoint, uint64_t generation);
+  grpc::Status HandleRegister(const v1beta1::RegisterRequest& request)
+      EXCLUDES(mu_);
+  void ReadStream(Endpoint* endpoint, uint64_t generation) EXCLUDES(mu_);
   // Ends the streams and joins their threads; call without mu_ held.
   static void EndStreams(std::vector<std::unique_ptr<Endpoint>> endpoints);
 
@@ -128,12 +128,12 @@ class StandInKubelet {
   std::unique_ptr<RegistrationService> service_;
   std::unique_ptr<grpc::Server> server_;
 
-  mutable std::mutex mu_;
-  std::condition_variable changed_;
-  KubeletView view_;  // Guarded by mu_.
-  std::map<std::string, std::unique_ptr<Endpoint>> endpoints_;  // mu_.
-  std::map<std::string, std::set<std::string>> allocated_;      // mu_.
-  std::map<std::string, uint64_t> generation_;                  // mu_.
+  mutable base::Mutex mu_;
+  base::CondVar changed_;
+  KubeletView view_ GUARDED_BY(mu_);
+  std::map<std::string, std::unique_ptr<Endpoint>> endpoints_ GUARDED_BY(mu_);
+  std::map<std::string, std::set<std::string>> allocated_ GUARDED_BY(mu_);
+  std::map<std::string, uint64_t> generation_ GUARDED_BY(mu_);
 };
 
 }  // namespace gcushare::peers::kubelet

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <mutex>
 
+#include "base/mutex.h"
 #include "testing/files.h"
 
 namespace gcushare::peers::kubelet {
@@ -46,7 +46,7 @@ class TinyPlugin final : public v1beta1::DevicePlugin::Service {
   grpc::Status Allocate(grpc::ServerContext*,
                         const v1beta1::AllocateRequest* request,
                         v1beta1::AllocateResponse* response) override {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     requests_.push_back(*request);
     auto* c = response->add_container_responses();
     std::string ids;
@@ -57,14 +57,14 @@ class TinyPlugin final : public v1beta1::DevicePlugin::Service {
     return grpc::Status::OK;
   }
   std::vector<v1beta1::AllocateRequest> requests() {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     return requests_;
   }
 
  private:
   v1beta1::ListAndWatchResponse list_;
-  std::mutex mu_;
-  std::vector<v1beta1::AllocateRequest> requests_;
+  base::Mutex mu_;
+  std::vector<v1beta1::AllocateRequest> requests_ GUARDED_BY(mu_);
 };
 
 class StandInKubeletTest : public ::testing::Test {

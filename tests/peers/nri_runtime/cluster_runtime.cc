@@ -55,19 +55,19 @@ ClusterRuntime::~ClusterRuntime() {
 }
 
 void ClusterRuntime::Stop() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   stop_ = true;
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 bool ClusterRuntime::StopRequested() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return stop_;
 }
 
 bool ClusterRuntime::WaitForStop(std::chrono::milliseconds timeout) {
-  std::unique_lock<std::mutex> lock(mu_);
-  return cv_.wait_for(lock, timeout, [this] { return stop_; });
+  base::MutexLock lock(mu_);
+  return cv_.WaitFor(lock, timeout, [this]() REQUIRES(mu_) { return stop_; });
 }
 
 void ClusterRuntime::Run() {

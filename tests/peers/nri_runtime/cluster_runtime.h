@@ -43,16 +43,15 @@
 #define GCUSHARE_TESTS_PEERS_NRI_RUNTIME_CLUSTER_RUNTIME_H_
 
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "base/clock.h"
+#include "base/mutex.h"
 #include "kube/kube_client.h"
 #include "tests/peers/nri_runtime/runtime.h"
 
@@ -76,7 +75,7 @@ class ClusterRuntime {
   // Polls and serves plugins until Stop(); closes the plugin connection
   // before returning.
   void Run();
-  void Stop();
+  void Stop() EXCLUDES(mu_);
 
  private:
   struct PodState {
@@ -87,8 +86,8 @@ class ClusterRuntime {
     bool running = false;  // Status Running written (or found).
   };
 
-  bool StopRequested();
-  bool WaitForStop(std::chrono::milliseconds timeout);
+  bool StopRequested() EXCLUDES(mu_);
+  bool WaitForStop(std::chrono::milliseconds timeout) EXCLUDES(mu_);
   // Lists the node's pods and creates the ready ones; false when the API
   // server could not be reached.
   bool Poll();
@@ -114,9 +113,9 @@ class ClusterRuntime {
   const ClusterOptions options_;
   const Output output_;
 
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;
+  base::Mutex mu_;
+  base::CondVar cv_;
+  bool stop_ GUARDED_BY(mu_) = false;
 
   // Run()'s thread only.
   std::unique_ptr<PluginConnection> plugin_;

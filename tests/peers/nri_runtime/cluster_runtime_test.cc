@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "base/clock.h"
+#include "base/mutex.h"
 #include "kube/curl_kube_client.h"
 #include "kube/json_fields.h"
 #include "testing/files.h"
@@ -46,14 +47,16 @@ class ProbeClient : public kube::KubeClient {
 
   void SetDown(bool down) { down_ = down; }
   int64_t lists() const {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     return lists_;
   }
   // Waits for `n` listings after the current one.
   bool WaitForMoreLists(int n) {
-    std::unique_lock<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     int64_t target = lists_ + n;
-    return cv_.wait_for(lock, seconds(60), [&] { return lists_ >= target; });
+    return cv_.WaitFor(lock, seconds(60), [this, target]() REQUIRES(mu_) {
+      return lists_ >= target;
+    });
   }
 
   StatusOr<nlohmann::json> Get(const kube::Resource& r, std::string_view ns,
@@ -66,9 +69,9 @@ class ProbeClient : public kube::KubeClient {
         down_ ? StatusOr<kube::ObjectList>(UnavailableError(
                     "GET /api/v1/pods: Couldn't connect to server"))
               : inner_->List(r, ns, o);
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     ++lists_;
-    cv_.notify_all();
+    cv_.NotifyAll();
     return result;
   }
   Status Watch(const kube::Resource& r, std::string_view ns,
@@ -112,9 +115,9 @@ class ProbeClient : public kube::KubeClient {
  private:
   kube::KubeClient* const inner_;
   std::atomic<bool> down_{false};
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  int64_t lists_ = 0;
+  mutable base::Mutex mu_;
+  base::CondVar cv_;
+  int64_t lists_ GUARDED_BY(mu_) = 0;
 };
 
 // One ClusterRuntime on a thread, with its own output.

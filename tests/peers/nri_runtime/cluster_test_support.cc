@@ -20,15 +20,15 @@ std::optional<nlohmann::json> ParseJson(const std::string& line) {
 }  // namespace
 
 void OutputLines::Add(const std::string& line) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   lines_.push_back(line);
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 bool OutputLines::WaitFor(const std::string& line,
                           std::chrono::milliseconds timeout) {
-  std::unique_lock<std::mutex> lock(mu_);
-  return cv_.wait_for(lock, timeout, [&] {
+  base::MutexLock lock(mu_);
+  return cv_.WaitFor(lock, timeout, [&]() REQUIRES(mu_) {
     for (const auto& l : lines_) {
       if (l == line) return true;
     }
@@ -40,8 +40,8 @@ std::optional<nlohmann::json> OutputLines::WaitForJson(
     const std::string& pod, const std::string& container,
     std::chrono::milliseconds timeout) {
   std::optional<nlohmann::json> found;
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait_for(lock, timeout, [&] {
+  base::MutexLock lock(mu_);
+  cv_.WaitFor(lock, timeout, [&]() REQUIRES(mu_) {
     for (const auto& l : lines_) {
       auto j = ParseJson(l);
       if (j && j->value("pod", "") == pod &&
@@ -56,7 +56,7 @@ std::optional<nlohmann::json> OutputLines::WaitForJson(
 }
 
 int OutputLines::CountAbout(const std::string& pod) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   int n = 0;
   for (const auto& l : lines_) {
     auto j = ParseJson(l);
@@ -66,14 +66,14 @@ int OutputLines::CountAbout(const std::string& pod) const {
 }
 
 int OutputLines::Count(const std::string& line) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   int n = 0;
   for (const auto& l : lines_) n += l == line ? 1 : 0;
   return n;
 }
 
 std::vector<std::string> OutputLines::All() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return lines_;
 }
 

@@ -8,14 +8,14 @@
 #define GCUSHARE_TESTS_PEERS_NRI_RUNTIME_CLUSTER_TEST_SUPPORT_H_
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "base/mutex.h"
 
 namespace gcushare::nri_runtime::testing {
 
@@ -37,9 +37,9 @@ class OutputLines {
   std::string Joined() const;
 
  private:
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<std::string> lines_;
+  mutable base::Mutex mu_;
+  base::CondVar cv_;
+  std::vector<std::string> lines_ GUARDED_BY(mu_);
 };
 
 // A directory with dev/gcu0..dev/gcu<n-1> as symlinks to /dev/null.

@@ -46,17 +46,18 @@ PluginLink::~PluginLink() {
 
 void PluginLink::Close() {
   closing_.store(true);
-  std::lock_guard<std::mutex> write(write_mu_);
+  base::MutexLock write(write_mu_);
   if (!closed_.load()) ::shutdown(fd_.get(), SHUT_RDWR);
 }
 
 bool PluginLink::WaitClosed(std::chrono::milliseconds timeout) {
-  std::unique_lock<std::mutex> lock(mu_);
-  return cv_.wait_for(lock, timeout, [this] { return ended_.has_value(); });
+  base::MutexLock lock(mu_);
+  return cv_.WaitFor(lock, timeout,
+                     [this]() REQUIRES(mu_) { return ended_.has_value(); });
 }
 
 Status PluginLink::Send(std::string_view frames) {
-  std::lock_guard<std::mutex> lock(write_mu_);
+  base::MutexLock lock(write_mu_);
   if (closed_.load()) return UnavailableError("plugin connection closed");
   Status sent = SendAll(fd_.get(), frames, kSendTimeout);
   if (!sent.ok()) {  // The runtime drops a plugin it cannot write to.
@@ -78,7 +79,7 @@ StatusOr<std::string> PluginLink::Call(std::string_view service,
   auto pending = std::make_shared<Pending>();
   uint32_t stream = 0;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (ended_.has_value()) {
       return UnavailableError("plugin connection closed: " +
                               ended_->ToString());
@@ -96,7 +97,7 @@ StatusOr<std::string> PluginLink::Call(std::string_view service,
   request.metadata = metadata;
   std::string body = EncodeTtrpcRequest(request);
   if (body.size() > kMaxTtrpcLength) {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     calls_.erase(stream);
     return ResourceExhaustedError("request of " + std::to_string(body.size()) +
                                   " bytes is over ttrpc's 4 MiB");
@@ -104,13 +105,14 @@ StatusOr<std::string> PluginLink::Call(std::string_view service,
   Status sent = Send(EncodeMuxMessage(
       kPluginConnId,
       EncodeTtrpcFrame({stream, kTtrpcRequest, 0, std::move(body)})));
-  std::unique_lock<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   if (!sent.ok()) {
     calls_.erase(stream);
     return sent;
   }
-  bool answered = cv_.wait_for(
-      lock, timeout, [&] { return pending->done || ended_.has_value(); });
+  bool answered = cv_.WaitFor(lock, timeout, [this, &pending]() REQUIRES(mu_) {
+    return pending->done || ended_.has_value();
+  });
   calls_.erase(stream);
   if (pending->done) {
     Status status = FromRpc(pending->response);
@@ -178,12 +180,12 @@ Status PluginLink::OnResponse(const TtrpcFrame& frame) {
   }
   GCUSHARE_ASSIGN_OR_RETURN(TtrpcResponse response,
                             DecodeTtrpcResponse(frame.body));
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   auto it = calls_.find(frame.stream_id);
   if (it == calls_.end()) return OkStatus();  // Late: the call timed out.
   it->second->done = true;
   it->second->response = std::move(response);
-  cv_.notify_all();
+  cv_.NotifyAll();
   return OkStatus();
 }
 
@@ -220,15 +222,15 @@ Status PluginLink::OnRequest(const TtrpcFrame& frame) {
 
 void PluginLink::Finish(const Status& why) {
   {
-    std::lock_guard<std::mutex> write(write_mu_);
+    base::MutexLock write(write_mu_);
     closed_.store(true);
     ::shutdown(fd_.get(), SHUT_RDWR);
   }
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (ended_.has_value()) return;
     ended_ = why;
-    cv_.notify_all();
+    cv_.NotifyAll();
   }
   if (on_closed_) on_closed_(why);
 }

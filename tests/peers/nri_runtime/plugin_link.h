@@ -27,17 +27,16 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
 
+#include "base/mutex.h"
 #include "status/status.h"
 #include "tests/peers/nri_runtime/mux_codec.h"
 #include "tests/peers/nri_runtime/socket.h"
@@ -69,17 +68,18 @@ class PluginLink {
   // Raw bytes in one mux frame on `conn_id` (tests of bad input).
   Status WriteRaw(uint32_t conn_id, std::string_view bytes);
 
-  void Close();
-  bool WaitClosed(std::chrono::milliseconds timeout);
+  void Close() EXCLUDES(write_mu_);
+  bool WaitClosed(std::chrono::milliseconds timeout) EXCLUDES(mu_);
   bool closed() const { return closed_.load(); }
 
  private:
+  // Guarded by the link's mu_.
   struct Pending {
     bool done = false;
     TtrpcResponse response;
   };
 
-  Status Send(std::string_view frames);
+  Status Send(std::string_view frames) EXCLUDES(write_mu_);
   void ReadLoop();
   Status OnChunk(const MuxChunk& chunk);
   Status OnResponse(const TtrpcFrame& frame);
@@ -95,13 +95,13 @@ class PluginLink {
   TtrpcReader responses_;  // Connection 1.
   TtrpcReader requests_;   // Connection 2.
 
-  std::mutex write_mu_;  // Keeps each message's frames contiguous.
-  std::mutex mu_;
-  std::condition_variable cv_;
-  uint32_t next_stream_ = 1;                            // Guarded by mu_.
-  std::map<uint32_t, std::shared_ptr<Pending>> calls_;  // Guarded by mu_.
-  std::optional<Status> ended_;                         // Guarded by mu_.
-  std::atomic<bool> closing_{false};                    // Close() was called.
+  base::Mutex write_mu_;  // Keeps each message's frames contiguous.
+  base::Mutex mu_;
+  base::CondVar cv_;
+  uint32_t next_stream_ GUARDED_BY(mu_) = 1;
+  std::map<uint32_t, std::shared_ptr<Pending>> calls_ GUARDED_BY(mu_);
+  std::optional<Status> ended_ GUARDED_BY(mu_);
+  std::atomic<bool> closing_{false};  // Close() was called.
   std::atomic<bool> closed_{false};
   std::thread reader_;
 };

@@ -119,8 +119,8 @@ PluginConnection::PluginConnection(Fd fd, const RuntimeOptions& options)
   link_ =
       std::make_unique<PluginLink>(std::move(fd), std::string(kRuntimeService),
                                    std::move(methods), [this](const Status&) {
-                                     std::lock_guard<std::mutex> lock(mu_);
-                                     cv_.notify_all();
+                                     base::MutexLock lock(mu_);
+                                     cv_.NotifyAll();
                                    });
 }
 
@@ -138,12 +138,12 @@ StatusOr<std::string> PluginConnection::RegisterPlugin(
     return InvalidArgumentError("invalid plugin index \"" + r.plugin_idx() +
                                 "\": must be two digits");
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   if (registered_) return FailedPreconditionError("plugin already registered");
   registered_ = true;
   name_ = r.plugin_name();
   index_ = r.plugin_idx();
-  cv_.notify_all();
+  cv_.NotifyAll();
   return api::Empty().SerializeAsString();
 }
 
@@ -195,9 +195,11 @@ StatusOr<Resp> PluginConnection::Call(const std::string& method,
 
 Status PluginConnection::Handshake(const SyncState& state) {
   {
-    std::unique_lock<std::mutex> lock(mu_);
-    if (!cv_.wait_for(lock, options_.registration_timeout,
-                      [this] { return registered_ || link_->closed(); })) {
+    base::MutexLock lock(mu_);
+    if (!cv_.WaitFor(lock, options_.registration_timeout,
+                     [this]() REQUIRES(mu_) {
+                       return registered_ || link_->closed();
+                     })) {
       link_->Close();
       return DeadlineExceededError("plugin did not register in time");
     }

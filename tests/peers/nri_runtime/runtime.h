@@ -31,15 +31,14 @@
 #define GCUSHARE_TESTS_PEERS_NRI_RUNTIME_RUNTIME_H_
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/mutex.h"
 #include "nri-plugin/api/api.pb.h"
 #include "status/status.h"
 #include "tests/peers/nri_runtime/plugin_link.h"
@@ -148,9 +147,11 @@ class PluginConnection {
   StatusOr<std::string> UpdateContainers(const TtrpcRequest& request);
 
   RuntimeOptions options_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool registered_ = false;
+  base::Mutex mu_;
+  base::CondVar cv_;
+  bool registered_ GUARDED_BY(mu_) = false;
+  // Written once, under mu_ with registered_, by RegisterPlugin on the link's
+  // reader thread; read only after Handshake() saw registered_.
   std::string name_;
   std::string index_;
   int32_t events_ = 0;

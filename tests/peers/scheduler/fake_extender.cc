@@ -17,7 +17,7 @@ FakeExtender::FakeExtender(ExtenderConfig config)
 StatusOr<ExtenderFilterResult> FakeExtender::Filter(
     const nlohmann::json& pod, const std::vector<ObjectPtr>& nodes) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     filter_calls_.push_back(NodeNames(nodes));
   }
   if (on_filter) return on_filter(pod, nodes);
@@ -29,7 +29,7 @@ StatusOr<ExtenderFilterResult> FakeExtender::Filter(
 StatusOr<std::vector<HostPriority>> FakeExtender::Prioritize(
     const nlohmann::json& pod, const std::vector<ObjectPtr>& nodes) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     prioritize_calls_.push_back(NodeNames(nodes));
   }
   if (on_prioritize) return on_prioritize(pod, nodes);
@@ -40,7 +40,7 @@ StatusOr<std::vector<HostPriority>> FakeExtender::Prioritize(
 
 Status FakeExtender::Bind(const nlohmann::json& pod, std::string_view node) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     bind_calls_.emplace_back(pod.value("/metadata/name"_json_pointer, ""),
                              std::string(node));
   }
@@ -49,18 +49,18 @@ Status FakeExtender::Bind(const nlohmann::json& pod, std::string_view node) {
 }
 
 std::vector<std::vector<std::string>> FakeExtender::filter_calls() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return filter_calls_;
 }
 
 std::vector<std::vector<std::string>> FakeExtender::prioritize_calls() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return prioritize_calls_;
 }
 
 std::vector<std::pair<std::string, std::string>> FakeExtender::bind_calls()
     const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return bind_calls_;
 }
 

@@ -8,12 +8,12 @@
 #define GCUSHARE_TESTS_PEERS_SCHEDULER_FAKE_EXTENDER_H_
 
 #include <functional>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "base/mutex.h"
 #include "tests/peers/scheduler/extender.h"
 
 namespace gcushare::scheduler {
@@ -48,10 +48,10 @@ class FakeExtender : public Extender {
 
  private:
   const ExtenderConfig config_;
-  mutable std::mutex mu_;
-  std::vector<std::vector<std::string>> filter_calls_;      // Guarded by mu_.
-  std::vector<std::vector<std::string>> prioritize_calls_;  // Guarded by mu_.
-  std::vector<std::pair<std::string, std::string>> bind_calls_;  // mu_.
+  mutable base::Mutex mu_;
+  std::vector<std::vector<std::string>> filter_calls_ GUARDED_BY(mu_);
+  std::vector<std::vector<std::string>> prioritize_calls_ GUARDED_BY(mu_);
+  std::vector<std::pair<std::string, std::string>> bind_calls_ GUARDED_BY(mu_);
 };
 
 // The node names of `nodes`.

@@ -8,12 +8,12 @@ void SchedulingQueue::PushLocked(std::string key) {
   parked_.erase(key);
   if (active_set_.insert(key).second) {
     active_.push_back(std::move(key));
-    cv_.notify_one();
+    cv_.NotifyOne();
   }
 }
 
 void SchedulingQueue::Add(const std::string& key, bool changed) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   if (in_flight_ == key) {
     if (changed) {
       requeue_in_flight_ = true;
@@ -26,7 +26,7 @@ void SchedulingQueue::Add(const std::string& key, bool changed) {
 }
 
 void SchedulingQueue::Remove(const std::string& key) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   parked_.erase(key);
   if (active_set_.erase(key) != 0) {
     for (auto it = active_.begin(); it != active_.end(); ++it) {
@@ -43,14 +43,14 @@ void SchedulingQueue::Remove(const std::string& key) {
 }
 
 void SchedulingQueue::MoveAllToActive() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   while (!parked_.empty()) PushLocked(parked_.begin()->first);
   if (in_flight_.has_value()) requeue_in_flight_ = true;
 }
 
 void SchedulingQueue::FlushParked(TimePoint now,
                                   std::chrono::nanoseconds max_parked) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   for (auto it = parked_.begin(); it != parked_.end();) {
     const std::string key = it->first;
     const bool expired = now - it->second >= max_parked;
@@ -61,8 +61,9 @@ void SchedulingQueue::FlushParked(TimePoint now,
 
 std::optional<std::string> SchedulingQueue::Pop(
     std::chrono::milliseconds wait) {
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait_for(lock, wait, [this] { return shutdown_ || !active_.empty(); });
+  base::MutexLock lock(mu_);
+  cv_.WaitFor(lock, wait,
+              [this]() REQUIRES(mu_) { return shutdown_ || !active_.empty(); });
   if (shutdown_ || active_.empty()) return std::nullopt;
   std::string key = active_.front();
   active_.pop_front();
@@ -74,7 +75,7 @@ std::optional<std::string> SchedulingQueue::Pop(
 }
 
 void SchedulingQueue::Done(const std::string& key, bool bound, TimePoint now) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   if (in_flight_ != key) return;
   in_flight_.reset();
   const bool requeue = requeue_in_flight_;
@@ -88,18 +89,18 @@ void SchedulingQueue::Done(const std::string& key, bool bound, TimePoint now) {
 }
 
 void SchedulingQueue::Shutdown() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   shutdown_ = true;
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 size_t SchedulingQueue::active() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return active_.size();
 }
 
 size_t SchedulingQueue::parked() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return parked_.size();
 }
 

@@ -14,13 +14,13 @@
 #define GCUSHARE_TESTS_PEERS_SCHEDULER_SCHEDULING_QUEUE_H_
 
 #include <chrono>
-#include <condition_variable>
 #include <deque>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
+
+#include "base/mutex.h"
 
 namespace gcushare::scheduler {
 
@@ -51,19 +51,19 @@ class SchedulingQueue {
   size_t parked() const;
 
  private:
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<std::string> active_;           // Guarded by mu_.
-  std::set<std::string> active_set_;         // Guarded by mu_.
-  std::map<std::string, TimePoint> parked_;  // Guarded by mu_.
-  std::optional<std::string> in_flight_;     // Guarded by mu_.
-  bool requeue_in_flight_ = false;           // Guarded by mu_.
-  bool removed_in_flight_ = false;           // Guarded by mu_.
-  bool shutdown_ = false;                    // Guarded by mu_.
+  mutable base::Mutex mu_;
+  base::CondVar cv_;
+  std::deque<std::string> active_ GUARDED_BY(mu_);
+  std::set<std::string> active_set_ GUARDED_BY(mu_);
+  std::map<std::string, TimePoint> parked_ GUARDED_BY(mu_);
+  std::optional<std::string> in_flight_ GUARDED_BY(mu_);
+  bool requeue_in_flight_ GUARDED_BY(mu_) = false;
+  bool removed_in_flight_ GUARDED_BY(mu_) = false;
+  bool shutdown_ GUARDED_BY(mu_) = false;
 
   // By value: callers pass keys of parked_, which it erases first (a
   // reference would dangle; ASan found it).
-  void PushLocked(std::string key);
+  void PushLocked(std::string key) REQUIRES(mu_);
 };
 
 }  // namespace gcushare::scheduler
