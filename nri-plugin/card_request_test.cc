@@ -147,8 +147,12 @@ TEST(PodSpecTest, ComputesTheRequestOnce) {
   ASSERT_TRUE(first.ok()) << first.status();
   EXPECT_EQ(first->memory_units, 2u);
   EXPECT_EQ(first->cards, 1u);
-  // The same object: later questions do not compute it again.
+  // Kept, not computed again: a later change to the borrowed pod is not
+  // seen (one creation asks of one state of the pod).
+  pod["spec"]["containers"][0]["resources"]["limits"]
+     ["enflame.com/gcu-memory"] = "5";
   EXPECT_EQ(&spec.Request(), &first);
+  EXPECT_EQ(spec.Request()->memory_units, 2u);
   EXPECT_TRUE(spec.AsksForGcu("a"));
   EXPECT_TRUE(spec.AsksForGcu("b"));
   EXPECT_FALSE(spec.AsksForGcu("c"));

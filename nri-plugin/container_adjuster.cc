@@ -66,12 +66,12 @@ StatusOr<api::CreateContainerResponse> ContainerAdjuster::CreateContainer(
       "pod " + PodName(pod) + " container " + container.name();
   api::CreateContainerResponse response;
 
-  // The assignment: the sandbox's annotations; only when it carries none,
-  // the pod's (read from the PodCache).
   // The pod object, read at most once, and its request, computed at most
   // once (PodSpec borrows pod_object: it is never reassigned after).
   std::optional<nlohmann::json> pod_object;
   std::optional<PodSpec> spec;
+  // The assignment: the sandbox's annotations; only when it carries none,
+  // the pod's (read from the PodCache).
   nlohmann::json annotations = AnnotationsJson(pod.annotations());
   if (pod.annotations().empty() && pods_ != nullptr) {
     GCUSHARE_ASSIGN_OR_RETURN(nlohmann::json object, ReadPod(pod));
