@@ -10,6 +10,7 @@
 #include <random>
 #include <thread>
 
+#include "base/allocator.h"
 #include "base/clock.h"
 #include "contract/names.h"
 #include "daemon/daemon.h"
@@ -522,7 +523,8 @@ int Run(int argc, char** argv) {
       *config, std::string(contract::kExtenderName), ExtenderApiPermissions(),
       client_options);
   if (!client.ok()) return daemon.Fail(client.status());
-  spdlog::info("API server {}; policy {}", config->server, flags.policy);
+  spdlog::info("API server {}; policy {}; {}", config->server, flags.policy,
+               base::AllocatorName());
   const kube::ListForm list_form = ListFormOf(flags.list_form, client->get());
   return Serve(&daemon, flags, *policy, (*client)->api(), list_form,
                client_options.http.user_agent);

@@ -248,6 +248,16 @@ StatusOr<nlohmann::json> PrunedParser::Parse(std::string_view text,
   return ParseEach(text, keep, {}, nullptr, what, max_depth);
 }
 
+StatusOr<nlohmann::json> PrunedParser::ParseDepthChecked(std::string_view text,
+                                                         const FieldTree& keep,
+                                                         std::string_view what,
+                                                         int max_depth) {
+  std::string& buffer = impl_->buffer;
+  buffer.reserve(text.size() + simdjson::SIMDJSON_PADDING);
+  buffer.assign(text);
+  return Walk(buffer, buffer.capacity(), keep, {}, nullptr, what, max_depth);
+}
+
 StatusOr<nlohmann::json> PrunedParser::ParseEach(
     std::string_view text, const FieldTree& keep, std::string_view array_key,
     const ElementCallback& each, std::string_view what, int max_depth) {

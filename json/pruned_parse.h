@@ -77,6 +77,17 @@ class PrunedParser {
                                  std::string_view what,
                                  int max_depth = kMaxJsonDepth);
 
+  // As Parse(), for a text the caller has already checked against
+  // `max_depth` as the pre-scan would (a list item cut out by
+  // kube/list_splitter.h, which refuses deeper nesting as it scans): the
+  // pre-scan, a second pass over the text, is skipped. Decoding still
+  // stops at `max_depth` in the kept values; a deeper skipped value that
+  // the caller let through is skipped, not refused.
+  StatusOr<nlohmann::json> ParseDepthChecked(std::string_view text,
+                                             const FieldTree& keep,
+                                             std::string_view what,
+                                             int max_depth = kMaxJsonDepth);
+
   // As Parse(), for a root object holding an array under `array_key` (a
   // list page's "items"): each element of that array is handed to `each`
   // as soon as it is decoded, with the root as decoded so far (the fields

@@ -137,6 +137,42 @@ TEST(ParsePrunedTest, RefusesDeepNestingKeptOrDropped) {
   EXPECT_TRUE(at_limit.ok()) << at_limit.status();
 }
 
+// For a text whose depth the caller checked (a list item the splitter cut
+// out): the same result as Parse(), the depth bound still holding in kept
+// values; a deep dropped value is skipped, not refused (the caller's bound
+// was to refuse it).
+TEST(ParsePrunedTest, DepthCheckedTextDecodesAsParseDoes) {
+  FieldTree keep;
+  keep.Add({"metadata", "name"}).Add({"spec", "containers", "name"});
+  const std::string pod =
+      R"({"metadata":{"name":"p","labels":{"a":"b"}},"spec":{"containers":)"
+      R"([{"name":"c","image":"i"},{"name":"d"}]},"status":{"phase":"x"}})";
+  PrunedParser parser;
+  auto checked = parser.ParseDepthChecked(pod, keep, "item");
+  auto parsed = parser.Parse(pod, keep, "item");
+  ASSERT_TRUE(checked.ok()) << checked.status();
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(*checked, *parsed);
+  EXPECT_EQ(*checked, json::parse(R"({"metadata":{"name":"p"},"spec":)"
+                                  R"({"containers":[{"name":"c"},)"
+                                  R"({"name":"d"}]}})"));
+
+  FieldTree kept;
+  kept.Add({"kept"});
+  auto deep_kept =
+      parser.ParseDepthChecked("{\"kept\":" + Nested(200) + "}", kept, "item");
+  ASSERT_FALSE(deep_kept.ok());
+  EXPECT_EQ(deep_kept.status().message(),
+            "item: nested deeper than 100 levels");
+  auto deep_dropped = parser.ParseDepthChecked(
+      "{\"dropped\":" + Nested(200) + ",\"kept\":1}", kept, "item");
+  ASSERT_TRUE(deep_dropped.ok()) << deep_dropped.status();
+  EXPECT_EQ(*deep_dropped, json::parse(R"({"kept":1})"));
+  auto malformed = parser.ParseDepthChecked(R"({"kept":tru})", kept, "item");
+  ASSERT_FALSE(malformed.ok());
+  EXPECT_EQ(malformed.status().code(), StatusCode::kInvalidArgument);
+}
+
 TEST(ParsePrunedTest, RefusesMalformedTextKeptOrBroken) {
   FieldTree keep;
   keep.Add({"kept"});

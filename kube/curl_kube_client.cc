@@ -298,8 +298,11 @@ StatusOr<std::string> CurlKubeClient::ListStreamed(
   request.on_body = [&](std::string_view bytes) {
     Status fed = splitter.Feed(bytes, [&](std::string_view item) {
       if (!decode_error.ok()) return;
+      // The splitter refused nesting past kMaxJsonDepth as it cut the
+      // item out (two levels of it are the root and "items"): the
+      // parser's own pre-scan of the item would find nothing more.
       StatusOr<nlohmann::json> decoded =
-          parser.Parse(item, item_fields, "list item");
+          parser.ParseDepthChecked(item, item_fields, "list item");
       if (!decoded.ok()) {
         decode_error = decoded.status();
         return;

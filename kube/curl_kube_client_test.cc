@@ -333,6 +333,46 @@ TEST_F(CurlKubeClientTest, UnpagedListCutShortOrMalformedIsDataLoss) {
   }
 }
 
+// The items of an unpaged list are decoded without the parser's own depth
+// pre-scan: the splitter's bound must refuse an item nested past it, in a
+// field the informer drops as in one it keeps, before it is handed over.
+TEST_F(CurlKubeClientTest, UnpagedListItemNestedTooDeepIsDataLoss) {
+  const std::string ok_item = R"({"metadata":{"name":"p1"}})";
+  for (const char* field : {"dropped", "metadata"}) {
+    SCOPED_TRACE(field);
+    // Root 1, "items" 2, the item 3, its field's 98 arrays: 101 levels.
+    const std::string deep_item =
+        std::string(R"({"metadata":{"name":"p2"},")") + field +
+        "\":" + std::string(98, '[') + std::string(98, ']') + "}";
+    auto feed = std::make_shared<ChunkFeed>();
+    feed->Push(R"({"metadata":{"resourceVersion":"5"},"items":[)" + ok_item +
+               "," + deep_item + "]}");
+    feed->End();
+    const std::string ns = std::string("deep-") + field;
+    ServeWatch("/api/v1/namespaces/" + ns + "/pods", feed);
+  }
+  server_.Start();
+  auto client = NewClient();
+  json::FieldTree fields;
+  fields.Add({"metadata", "name"});
+  for (const char* field : {"dropped", "metadata"}) {
+    SCOPED_TRACE(field);
+    ListOptions options;
+    options.resource_version = "0";
+    options.fields = &fields;
+    std::vector<std::string> names;
+    StatusOr<std::string> listed = client->ListEach(
+        Resource::Pods(), std::string("deep-") + field, options,
+        [&](const nlohmann::json& item) { names.push_back(NameOf(item)); });
+    ASSERT_FALSE(listed.ok());
+    EXPECT_EQ(listed.status().code(), StatusCode::kDataLoss);
+    EXPECT_NE(listed.status().message().find("nested too deep"),
+              std::string::npos)
+        << listed.status();
+    EXPECT_EQ(names, (std::vector<std::string>{"p1"}));
+  }
+}
+
 TEST_F(CurlKubeClientTest, ExpiredContinueTokenIs410) {
   server_.Handle("GET", "/api/v1/namespaces/ns/pods",
                  [](const httplib::Request& request, httplib::Response& res) {

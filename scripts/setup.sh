@@ -11,6 +11,8 @@ PACKAGES=(
   nlohmann-json3-dev libyaml-cpp-dev libseccomp-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libcurl4-openssl-dev libcpp-httplib-dev
   libcli11-dev libsimdjson-dev clang-format g++ git unzip
+  # The extender's allocator (//third_party:tcmalloc).
+  libtcmalloc-minimal4
   # The release image (scripts/image.sh) and its tests (tests/image/).
   umoci skopeo jq ca-certificates containerd runc
   # Sanitizer runtimes (.bazelrc asan/ubsan/tsan) and libFuzzer (fuzz.sh).

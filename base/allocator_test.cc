@@ -1,0 +1,44 @@
+#include "base/allocator.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gcushare::base {
+namespace {
+
+// The test binary links //third_party:tcmalloc, as the extender does; the
+// expected allocator comes from the same select() (BUILD: args), so the
+// sanitizer configurations, which keep the system malloc, expect that.
+std::string Expected() {
+  const char* expected = std::getenv("EXPECTED_ALLOCATOR");
+  return expected == nullptr ? "" : expected;
+}
+
+TEST(AllocatorTest, NamesTheAllocatorTheBuildLinked) {
+  const std::string name = AllocatorName();
+  ASSERT_FALSE(Expected().empty());
+  if (Expected() == "tcmalloc") {
+    EXPECT_EQ(name.rfind("tcmalloc ", 0), 0u) << name;
+    EXPECT_NE(name, "tcmalloc 0.0");
+  } else {
+    EXPECT_EQ(name, "system malloc");
+  }
+}
+
+TEST(AllocatorTest, ServesSmallAndLargeBlocks) {
+  // Small and large blocks, so that both the per-thread caches and the
+  // page heap serve (a broken interposition crashes here).
+  std::vector<std::unique_ptr<char[]>> blocks;
+  for (size_t size = 1; size <= (size_t{1} << 24); size *= 4) {
+    blocks.emplace_back(new char[size]);
+    blocks.back()[size - 1] = 1;
+  }
+  EXPECT_EQ(blocks.size(), 13u);
+}
+
+}  // namespace
+}  // namespace gcushare::base
