@@ -1,5 +1,6 @@
 #include "base/allocator.h"
 
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -26,6 +27,30 @@ TEST(AllocatorTest, NamesTheAllocatorTheBuildLinked) {
     EXPECT_NE(name, "tcmalloc 0.0");
   } else {
     EXPECT_EQ(name, "system malloc");
+  }
+}
+
+// Read back through the same C interface the setter uses.
+size_t MaxThreadCacheBytes() {
+  using GetProperty = int (*)(const char*, size_t*);
+  void* symbol = dlsym(RTLD_DEFAULT, "MallocExtension_GetNumericProperty");
+  size_t value = 0;
+  if (symbol == nullptr ||
+      reinterpret_cast<GetProperty>(symbol)(
+          "tcmalloc.max_total_thread_cache_bytes", &value) != 1) {
+    return 0;
+  }
+  return value;
+}
+
+TEST(AllocatorTest, LimitsThreadCachesUnderTcmallocOnly) {
+  const bool limited = LimitThreadCaches(size_t{8} << 20);
+  if (Expected() == "tcmalloc") {
+    EXPECT_TRUE(limited);
+    EXPECT_EQ(MaxThreadCacheBytes(), size_t{8} << 20);
+  } else {
+    EXPECT_FALSE(limited);
+    EXPECT_EQ(MaxThreadCacheBytes(), 0u);
   }
 }
 
