@@ -12,7 +12,7 @@ namespace gcushare::base {
 namespace {
 
 // The test binary links //third_party:tcmalloc, as the extender does; the
-// expected allocator comes from the same select() (BUILD: args), so the
+// expected allocator comes from the same select() (BUILD: env), so the
 // sanitizer configurations, which keep the system malloc, expect that.
 std::string Expected() {
   const char* expected = std::getenv("EXPECTED_ALLOCATOR");

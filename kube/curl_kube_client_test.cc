@@ -341,12 +341,15 @@ TEST_F(CurlKubeClientTest, UnpagedListItemNestedTooDeepIsDataLoss) {
   for (const char* field : {"dropped", "metadata"}) {
     SCOPED_TRACE(field);
     // Root 1, "items" 2, the item 3, its field's 98 arrays: 101 levels.
-    const std::string deep_item =
-        std::string(R"({"metadata":{"name":"p2"},")") + field +
-        "\":" + std::string(98, '[') + std::string(98, ']') + "}";
+    std::string answer = R"({"metadata":{"resourceVersion":"5"},"items":[)";
+    answer += ok_item;
+    answer += R"(,{"metadata":{"name":"p2"},")";
+    answer += field;
+    answer += "\":";
+    answer.append(98, '[').append(98, ']');
+    answer += "}]}";
     auto feed = std::make_shared<ChunkFeed>();
-    feed->Push(R"({"metadata":{"resourceVersion":"5"},"items":[)" + ok_item +
-               "," + deep_item + "]}");
+    feed->Push(answer);
     feed->End();
     const std::string ns = std::string("deep-") + field;
     ServeWatch("/api/v1/namespaces/" + ns + "/pods", feed);
