@@ -212,6 +212,15 @@ void PodFeed::OnUnkept(const nlohmann::json& pod) {
   if (resources_ != nullptr) CountHost(pod, PodHostRequest(pod), false);
 }
 
+bool PodFeed::TakeUnkeptText(std::string_view text) {
+  std::optional<UnkeptPod> pod = unkept_reader_.Read(text);
+  if (!pod.has_value()) return false;
+  if (resources_ == nullptr) return true;  // OnUnkept() would count nothing.
+  return resources_
+      ->UpsertUnstoredPod(pod->uid, pod->node, pod->phase, pod->request)
+      .ok();
+}
+
 void PodFeed::OnUnkeptDelete(const nlohmann::json& last_state) {
   if (resources_ != nullptr) resources_->RemovePod(PodIdentity(last_state).uid);
 }

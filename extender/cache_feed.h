@@ -18,6 +18,7 @@
 #include "contract/pod_request.h"
 #include "extender/card_cache.h"
 #include "extender/node_resources.h"
+#include "extender/unkept_pod_text.h"
 #include "json/field_tree.h"
 #include "kube/event_queue.h"
 #include "kube/informer.h"
@@ -102,6 +103,11 @@ class PodFeed : public kube::InformerHandler {
   void OnRelistEnd() override;
   // Reserves NodeResources' pod table for the whole list.
   void OnRelistSize(size_t expected) override;
+  // For InformerOptions::unkept_text: a listed pod's text that
+  // UnkeptPodReader reads (a pod without GCU requests) is counted in
+  // resources_ as OnUnkept() would count the decoded pod; true then. False
+  // (decode it as usual) for any other text, or when the count fails.
+  bool TakeUnkeptText(std::string_view text);
 
  private:
   // Counts `pod` with its PodHostRequest() `host` in resources_ (not
@@ -120,6 +126,7 @@ class PodFeed : public kube::InformerHandler {
   // compared). Informer thread only.
   const nlohmann::json* memo_pod_ = nullptr;
   StatusOr<contract::PodRequest> memo_request_{contract::PodRequest()};
+  UnkeptPodReader unkept_reader_;  // Informer thread only.
 };
 
 }  // namespace gcushare::extender

@@ -284,12 +284,16 @@ kube::InformerOptions NodeInformerOptions(kube::ListForm list_form) {
 
 // The pod informer keeps only pods that ask for GCU resources, as their
 // identity (docs/extender.md "What the extender keeps in memory"); the
-// others reach NodeResources as unkept objects.
+// others reach NodeResources as unkept objects, those of the first list
+// straight from their text (extender/unkept_pod_text.h).
 kube::InformerOptions PodInformerOptions(PodFeed* pod_feed,
                                          kube::ListForm list_form) {
   kube::InformerOptions options;
   options.transform = [pod_feed](const nlohmann::json& pod) {
     return pod_feed->KeptForm(pod);  // Hands its request on to pod_feed.
+  };
+  options.unkept_text = [pod_feed](std::string_view text) {
+    return pod_feed->TakeUnkeptText(text);
   };
   options.fields = PodFields();
   options.list_form = list_form;

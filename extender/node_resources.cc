@@ -42,30 +42,6 @@ StatusOr<int64_t> MilliRoundedUp(std::string_view text, std::string_view unit) {
   return milli->milli;
 }
 
-// CPU in millicores, as kube-scheduler counts it (Quantity.MilliValue(),
-// rounded up): "500m", "2", "1.5", "2k"; "100u" (what the API server
-// stores for 0.0001) is 1.
-StatusOr<int64_t> ParseCpuMilli(std::string_view text) {
-  StatusOr<int64_t> milli = MilliRoundedUp(text, "millicores");
-  if (!milli.ok()) return milli.status();
-  if (static_cast<uint64_t>(*milli) > kMaxHostQuantity) {
-    return LargerThanAnyNode(text, "millicores");
-  }
-  return *milli;
-}
-
-// Memory in bytes, as kube-scheduler counts it (Quantity.Value(), rounded
-// up): "1Gi", "1.5Gi"; "1500m" is 2.
-StatusOr<int64_t> ParseBytes(std::string_view text) {
-  StatusOr<int64_t> milli = MilliRoundedUp(text, "bytes");
-  if (!milli.ok()) return milli.status();
-  const int64_t bytes = *milli / 1000 + (*milli % 1000 != 0 ? 1 : 0);
-  if (static_cast<uint64_t>(bytes) > kMaxHostQuantity) {
-    return LargerThanAnyNode(text, "bytes");
-  }
-  return bytes;
-}
-
 // One resource's quantity in `list` (an object of quantities), 0 if absent.
 StatusOr<HostRequest> ReadList(const nlohmann::json& list) {
   HostRequest out;
@@ -73,7 +49,7 @@ StatusOr<HostRequest> ReadList(const nlohmann::json& list) {
   auto cpu = list.find("cpu");
   if (cpu != list.end()) {
     if (!cpu->is_string()) return InvalidArgumentError("cpu is not a string");
-    auto milli = ParseCpuMilli(cpu->get_ref<const std::string&>());
+    auto milli = ParseHostCpuMilli(cpu->get_ref<const std::string&>());
     if (!milli.ok()) return milli.status().WithContext("cpu");
     out.cpu_milli = *milli;
   }
@@ -82,7 +58,7 @@ StatusOr<HostRequest> ReadList(const nlohmann::json& list) {
     if (!memory->is_string()) {
       return InvalidArgumentError("memory is not a string");
     }
-    auto bytes = ParseBytes(memory->get_ref<const std::string&>());
+    auto bytes = ParseHostBytes(memory->get_ref<const std::string&>());
     if (!bytes.ok()) return bytes.status().WithContext("memory");
     out.memory = *bytes;
   }
@@ -134,6 +110,25 @@ std::string_view StringViewAt(const nlohmann::json& object,
 }
 
 }  // namespace
+
+StatusOr<int64_t> ParseHostCpuMilli(std::string_view text) {
+  StatusOr<int64_t> milli = MilliRoundedUp(text, "millicores");
+  if (!milli.ok()) return milli.status();
+  if (static_cast<uint64_t>(*milli) > kMaxHostQuantity) {
+    return LargerThanAnyNode(text, "millicores");
+  }
+  return *milli;
+}
+
+StatusOr<int64_t> ParseHostBytes(std::string_view text) {
+  StatusOr<int64_t> milli = MilliRoundedUp(text, "bytes");
+  if (!milli.ok()) return milli.status();
+  const int64_t bytes = *milli / 1000 + (*milli % 1000 != 0 ? 1 : 0);
+  if (static_cast<uint64_t>(bytes) > kMaxHostQuantity) {
+    return LargerThanAnyNode(text, "bytes");
+  }
+  return bytes;
+}
 
 StatusOr<HostRequest> PodHostRequest(const nlohmann::json& pod) {
   auto spec = pod.find("spec");
@@ -272,12 +267,27 @@ Status NodeResources::Upsert(const nlohmann::json& pod,
   if (!uid.ok()) return uid.status();
   if (!request.ok()) return request.status();
   // Views into `pod`, which outlives the call: no copies per pod.
-  const std::string_view node = StringViewAt(pod, {"spec", "nodeName"});
-  const std::string_view phase = StringViewAt(pod, {"status", "phase"});
+  return UpsertFigures(*uid, StringViewAt(pod, {"spec", "nodeName"}),
+                       StringViewAt(pod, {"status", "phase"}), *request,
+                       unstored);
+}
+
+Status NodeResources::UpsertUnstoredPod(std::string_view uid,
+                                        std::string_view node,
+                                        std::string_view phase,
+                                        const HostRequest& request) {
+  auto parsed = ParseUid(uid);
+  if (!parsed.ok()) return parsed.status();
+  return UpsertFigures(*parsed, node, phase, request, true);
+}
+
+Status NodeResources::UpsertFigures(const Uid& uid, std::string_view node,
+                                    std::string_view phase,
+                                    const HostRequest& request, bool unstored) {
   base::MutexLock lock(mu_);
   // One lookup; an entry seen again is updated in place (a relist meets
   // every pod it holds: no erase and re-insert, no free and malloc).
-  auto it = pods_.find(*uid);
+  auto it = pods_.find(uid);
   if (it != pods_.end()) {
     Node& was = nodes_[it->second.node];
     was.requested.cpu_milli -= it->second.cpu_milli;
@@ -288,13 +298,13 @@ Status NodeResources::Upsert(const nlohmann::json& pod,
     return OkStatus();
   }
   const uint32_t index = IndexLocked(node);  // Leaves pods_ untouched.
-  nodes_[index].requested = Sum(nodes_[index].requested, *request);
-  const Pod entry = {index, unstored ? sweep_ : 0, request->cpu_milli,
-                     request->memory};
+  nodes_[index].requested = Sum(nodes_[index].requested, request);
+  const Pod entry = {index, unstored ? sweep_ : 0, request.cpu_milli,
+                     request.memory};
   if (it != pods_.end()) {
     it->second = entry;
   } else {
-    pods_.emplace(*uid, entry);
+    pods_.emplace(uid, entry);
   }
   return OkStatus();
 }

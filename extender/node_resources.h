@@ -48,6 +48,13 @@ namespace gcushare::extender {
 // millicores or bytes (larger than any node; never wrapped).
 StatusOr<placement::HostRequest> PodHostRequest(const nlohmann::json& pod);
 
+// One quantity as PodHostRequest() reads it: CPU in millicores rounded up
+// ("500m", "2", "1.5", "2k"; "100u", what the API server stores for
+// 0.0001, is 1), memory in bytes rounded up ("1Gi", "1.5Gi"; "1500m" is
+// 2). InvalidArgument quoting `text` when unreadable or above 2^50.
+StatusOr<int64_t> ParseHostCpuMilli(std::string_view text);
+StatusOr<int64_t> ParseHostBytes(std::string_view text);
+
 class NodeResources {
  public:
   // From a node object: metadata.name and status.allocatable cpu and
@@ -73,6 +80,12 @@ class NodeResources {
   Status UpsertUnstoredPod(const nlohmann::json& pod);
   Status UpsertUnstoredPod(const nlohmann::json& pod,
                            const StatusOr<placement::HostRequest>& request);
+  // The same, from the figures a reader took from the pod's text
+  // (extender/unkept_pod_text.h): its uid, node ("" for none), phase and
+  // request. InvalidArgument (nothing changes) for an unreadable uid.
+  Status UpsertUnstoredPod(std::string_view uid, std::string_view node,
+                           std::string_view phase,
+                           const placement::HostRequest& request);
   // Room for `pods` pods in all (a list's size), so that a list of them
   // does not grow the table step by step.
   void ReservePods(size_t pods);
@@ -124,6 +137,10 @@ class NodeResources {
       REQUIRES(mu_);
   Status Upsert(const nlohmann::json& pod,
                 const StatusOr<placement::HostRequest>& request, bool unstored);
+  // Upsert() of a pod's figures; `uid` parsed.
+  Status UpsertFigures(const Uid& uid, std::string_view node,
+                       std::string_view phase,
+                       const placement::HostRequest& request, bool unstored);
   void RemoveLocked(const Uid& uid) REQUIRES(mu_);
 
   mutable base::Mutex mu_;

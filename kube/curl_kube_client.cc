@@ -298,6 +298,7 @@ StatusOr<std::string> CurlKubeClient::ListStreamed(
   request.on_body = [&](std::string_view bytes) {
     Status fed = splitter.Feed(bytes, [&](std::string_view item) {
       if (!decode_error.ok()) return;
+      if (options.take_item_text && options.take_item_text(item)) return;
       // The splitter refused nesting past kMaxJsonDepth as it cut the
       // item out (two levels of it are the root and "items"): the
       // parser's own pre-scan of the item would find nothing more.

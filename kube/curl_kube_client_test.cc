@@ -308,6 +308,35 @@ TEST_F(CurlKubeClientTest, UnpagedListIsDecodedAsItStreamsIn) {
   EXPECT_FALSE(requests[0].HasParam("limit"));
 }
 
+// An unpaged list offers each item's text, as the server wrote it, before
+// decoding it; an item taken is not decoded nor handed over.
+TEST_F(CurlKubeClientTest, UnpagedListOffersEachItemsTextFirst) {
+  auto feed = std::make_shared<ChunkFeed>();
+  feed->PushBytewise(
+      R"({"metadata":{"resourceVersion":"8"},"items":[)"
+      R"({"metadata":{"name":"p1"}}, {"metadata":{"name":"p2","x":[1]}}]})");
+  feed->End();
+  ServeWatch("/api/v1/pods", feed);
+  server_.Start();
+  ListOptions options;
+  options.resource_version = "0";
+  std::vector<std::string> texts;
+  options.take_item_text = [&](std::string_view text) {
+    texts.emplace_back(text);
+    return text.find("\"p2\"") != std::string_view::npos;
+  };
+  std::vector<std::string> names;
+  StatusOr<std::string> listed = NewClient()->ListEach(
+      Resource::Pods(), "", options,
+      [&](const nlohmann::json& item) { names.push_back(NameOf(item)); });
+  ASSERT_TRUE(listed.ok()) << listed.status();
+  EXPECT_EQ(*listed, "8");
+  EXPECT_EQ(texts, (std::vector<std::string>{
+                       R"({"metadata":{"name":"p1"}})",
+                       R"({"metadata":{"name":"p2","x":[1]}})"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"p1"}));
+}
+
 TEST_F(CurlKubeClientTest, UnpagedListCutShortOrMalformedIsDataLoss) {
   auto cut = std::make_shared<ChunkFeed>();
   cut->Push(R"({"metadata":{"resourceVersion":"5"},"items":[{"metadata":)"

@@ -211,12 +211,6 @@ ListOptions Informer::ListOptionsNow() const {
 }
 
 Status Informer::Relist() {
-  ListOptions list_options = ListOptionsNow();
-  list_options.cancel = &cancel_;
-  if (!options_.fields.whole()) list_options.fields = &options_.fields;
-  list_options.expected_items = [this](size_t expected) {
-    handler_->OnRelistSize(expected);
-  };
   const uint64_t list = ++lists_;
   // Each item is reconciled as its page arrives: the store never holds the
   // collection twice, and with a transform only the kept forms stay.
@@ -225,6 +219,23 @@ Status Informer::Relist() {
     base::MutexLock lock(mu_);
     listing_into_empty_ = store_.empty();
   }
+  // The options of this list (and of its consistent retry).
+  const auto prepare = [&](ListOptions& list_options) {
+    list_options.cancel = &cancel_;
+    if (!options_.fields.whole()) list_options.fields = &options_.fields;
+    list_options.expected_items = [this](size_t expected) {
+      handler_->OnRelistSize(expected);
+    };
+    if (options_.unkept_text && options_.transform && listing_into_empty_) {
+      list_options.take_item_text = [this, &items](std::string_view text) {
+        if (!options_.unkept_text(text)) return false;
+        ++items;
+        return true;
+      };
+    }
+  };
+  ListOptions list_options = ListOptionsNow();
+  prepare(list_options);
   handler_->OnRelistBegin();
   auto each = [&](nlohmann::json item) {
     ++items;
@@ -243,11 +254,7 @@ Status Informer::Relist() {
         listed.status().message());
     resource_version_unavailable_ = true;
     list_options = ListOptionsNow();
-    list_options.cancel = &cancel_;
-    if (!options_.fields.whole()) list_options.fields = &options_.fields;
-    list_options.expected_items = [this](size_t expected) {
-      handler_->OnRelistSize(expected);
-    };
+    prepare(list_options);
     listed = client_->ListEach(resource_, ns_, list_options, each);
   }
   listing_into_empty_ = false;

@@ -115,6 +115,18 @@ struct InformerOptions {
   using Transform =
       std::function<std::optional<nlohmann::json>(const nlohmann::json&)>;
   Transform transform;
+  // Optional, with a transform: reads a listed object from its JSON text,
+  // before it is decoded, for the objects the transform drops. Returns true
+  // when the object is one the transform would drop and the hook has itself
+  // done what the handler's OnUnkept() would do with it (the informer then
+  // neither decodes nor reports it); false, in any doubt, to decode and
+  // report it as usual. Offered only during a list into an empty store (the
+  // first list), where no object can have been stored under the key, and
+  // only by a client that hands texts over (ListOptions::take_item_text).
+  // Runs on the informer's thread, between OnRelistBegin() and
+  // OnRelistEnd(); must not throw.
+  using UnkeptText = std::function<bool(std::string_view text)>;
+  UnkeptText unkept_text;
   // Optional: the fields of each object to decode from list pages and
   // watch events (json/field_tree.h); the rest is never built. Handlers and
   // the transform see only these (with a client that honours them, as

@@ -186,6 +186,7 @@ class InformerTest : public ::testing::Test {
     InformerOptions informer_options;
     informer_options.clock = &clock_;
     informer_options.transform = transform_;
+    informer_options.unkept_text = unkept_text_;
     informer_options.list_form = list_form_;
     informer_ = std::make_unique<Informer>(client_.get(), Resource::Pods(),
                                            "ns", &handler_, informer_options);
@@ -203,6 +204,7 @@ class InformerTest : public ::testing::Test {
   base::FakeClock clock_;
   UnkeptRecordingHandler handler_;
   InformerOptions::Transform transform_;  // Null: keep everything.
+  InformerOptions::UnkeptText unkept_text_;
   ListForm list_form_ = ListForm::kWatchCache;
   std::unique_ptr<CurlKubeClient> client_;
   std::unique_ptr<Informer> informer_;
@@ -554,6 +556,58 @@ TEST_F(InformerTest, ReportsObjectsTheTransformDropsAndTheirDeletion) {
                                       "relist-end", "unkept plain-a@11",
                                       "unkept-delete plain-a@12"}));
   EXPECT_EQ(informer_->size(), 0u);
+}
+
+// The text hook sees the items of the first list (into an empty store) as
+// the server wrote them; what it takes is neither decoded nor reported,
+// what it declines goes the usual way. A relist into a store that holds
+// objects does not offer it (a dropped object might be stored there).
+TEST_F(InformerTest, UnkeptTextHookServesTheFirstListOnly) {
+  transform_ = DropPlain;
+  std::mutex mu;
+  std::vector<std::string> taken;    // Guarded by mu.
+  std::vector<std::string> offered;  // Guarded by mu.
+  unkept_text_ = [&](std::string_view text) {
+    std::lock_guard<std::mutex> lock(mu);
+    const nlohmann::json object = nlohmann::json::parse(text);
+    offered.push_back(NameOf(object));
+    if (NameOf(object) != "plain-b") return false;
+    taken.push_back(NameOf(object) + "@" + ResourceVersionOf(object));
+    return true;
+  };
+  endpoint_.SetList({Pod("ns", "p1", "1"), Pod("ns", "plain-a", "2"),
+                     Pod("ns", "plain-b", "3")},
+                    "10");
+  auto first = endpoint_.NextWatchStreams();
+  endpoint_.NextWatchStreams();
+  StartAll();
+  ASSERT_TRUE(informer_->WaitForSync(std::chrono::seconds(30)));
+  EXPECT_EQ(handler_.log(), (std::vector<std::string>{"add p1@1"}));
+  EXPECT_EQ(handler_.unkept_log(),
+            (std::vector<std::string>{"relist-begin", "unkept plain-a@2",
+                                      "relist-end"}));
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    EXPECT_EQ(offered, (std::vector<std::string>{"p1", "plain-a", "plain-b"}));
+    EXPECT_EQ(taken, (std::vector<std::string>{"plain-b@3"}));
+  }
+  EXPECT_EQ(informer_->size(), 1u);
+
+  // A relist after 410: p1 is stored, so nothing is offered and plain-b is
+  // reported as any dropped object.
+  first->Push(WatchLine(
+      "ERROR", FailureStatus(410, "Expired", "too old resource version")));
+  first->End();
+  ASSERT_TRUE(handler_.WaitForUnkeptLog(7));
+  EXPECT_EQ(
+      handler_.unkept_log(),
+      (std::vector<std::string>{
+          "relist-begin", "unkept plain-a@2", "relist-end", "relist-begin",
+          "unkept plain-a@2", "unkept plain-b@3", "relist-end"}));
+  std::lock_guard<std::mutex> lock(mu);
+  EXPECT_EQ(offered.size(), 3u);
+  EXPECT_EQ(taken.size(), 1u);
+  EXPECT_EQ(informer_->lists(), 2u);
 }
 
 TEST_F(InformerTest, RelistBracketsTheUnkeptObjectsStillThere) {

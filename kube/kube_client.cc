@@ -24,7 +24,12 @@ StatusOr<std::string> KubeClient::ListEach(const Resource& resource,
                                            const ListItemCallback& each) {
   GCUSHARE_ASSIGN_OR_RETURN(ObjectList list, List(resource, ns, options));
   if (options.expected_items) options.expected_items(list.items.size());
-  for (nlohmann::json& item : list.items) each(std::move(item));
+  for (nlohmann::json& item : list.items) {
+    if (options.take_item_text && options.take_item_text(item.dump())) {
+      continue;
+    }
+    each(std::move(item));
+  }
   return std::move(list.resource_version);
 }
 

@@ -51,6 +51,13 @@ struct ListOptions {
   // the default ListEach() tells the size of the whole list. A hint for
   // sizing tables, no more.
   std::function<void(size_t)> expected_items;
+  // Optional (ListEach): offered each item's JSON text before it is
+  // decoded; true: the caller has dealt with the item from its text, and
+  // it is neither decoded nor handed to `each`. A shortcut only: a client
+  // may decode every item without offering it (CurlKubeClient offers the
+  // items of unpaged answers, as the server wrote them; the default
+  // ListEach() offers each item's dump()).
+  std::function<bool(std::string_view item)> take_item_text;
 };
 
 struct ObjectList {

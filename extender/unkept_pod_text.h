@@ -1,0 +1,57 @@
+// Reads, straight from a listed pod's JSON text, what the extender counts
+// of a pod it does not keep (one that asks for no GCU): its uid, node,
+// phase and host request (PodHostRequest()), without building JSON
+// objects. At start-up two pods in three are such pods, and decoding them
+// into objects was most of their cost (docs/startup.md).
+//
+// The reader takes only what it can read exactly as the usual path reads
+// the decoded pod (PodKeptForm() dropping it, NodeResources counting it):
+// anything else gets nullopt, and the caller decodes the pod as usual. So
+// nullopt for a text that holds "enflame.com/" anywhere (it may ask for a
+// GCU or carry our annotations), for a field the reader reads with another
+// type than the API server writes (a spec that is not an object, a cpu
+// that is not a string, ...), for a field it reads written twice in one
+// object, for a quantity the usual path refuses, and for malformed JSON.
+// The fields the informer keeps but this reader does not read (name,
+// namespace, resourceVersion, creationTimestamp, container names) are
+// skipped as a decode skips dropped fields, unchecked.
+//
+// Thread-compatible: one reader per thread (it reuses its buffers). The
+// views in a result point into the reader and last until the next Read().
+#ifndef GCUSHARE_EXTENDER_UNKEPT_POD_TEXT_H_
+#define GCUSHARE_EXTENDER_UNKEPT_POD_TEXT_H_
+
+#include <memory>
+#include <optional>
+#include <string_view>
+
+#include "placement/request_mix.h"
+
+namespace gcushare::extender {
+
+struct UnkeptPod {
+  std::string_view uid;            // metadata.uid
+  std::string_view node;           // spec.nodeName; "" when absent.
+  std::string_view phase;          // status.phase; "" when absent.
+  placement::HostRequest request;  // PodHostRequest() of the pod.
+};
+
+class UnkeptPodReader {
+ public:
+  UnkeptPodReader();
+  ~UnkeptPodReader();
+  UnkeptPodReader(const UnkeptPodReader&) = delete;
+  UnkeptPodReader& operator=(const UnkeptPodReader&) = delete;
+
+  // The pod in `text` (one JSON object, as a list holds it), or nullopt
+  // (see above).
+  std::optional<UnkeptPod> Read(std::string_view text);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gcushare::extender
+
+#endif  // GCUSHARE_EXTENDER_UNKEPT_POD_TEXT_H_
