@@ -309,3 +309,42 @@ put("dra_checkpoint", "claims.json", dra_checkpoint({
          "cdiIds": ["k8s.gcu.enflame.com/gcu=u2-gcu-0"]}])}))
 put("dra_checkpoint", "bad-checksum.json",
     dra_checkpoint({}).replace('"boot-1"', '"boot-2"'))
+
+
+# The extender's reader of plain pods' text: the captured pod (a GCU pod,
+# which the reader leaves), the same pod without our resources, annotations
+# and their managedFields entries, bound, with requests, limits, a sidecar and an init
+# container, and a small plain pod.
+def without_ours(value):
+    if isinstance(value, dict):
+        return {k: without_ours(v) for k, v in value.items()
+                if "enflame.com/" not in k}
+    if isinstance(value, list):
+        return [without_ours(v) for v in value]
+    return value
+
+
+_captured = json.loads(
+    conf("extender-ncc-true-filter-request-1node.raw").decode()
+    .split("\r\n\r\n", 1)[-1])["Pod"]
+put("unkept_pod_text", "gcu-pod-kube-scheduler-1.26.json",
+    json.dumps(_captured, separators=(",", ":")))
+_plain = without_ours(_captured)
+_plain["spec"]["nodeName"] = "node-1"
+_plain["spec"]["containers"][0]["resources"] = {
+    "requests": {"cpu": "250m", "memory": "64Mi"},
+    "limits": {"cpu": "1", "memory": "128Mi"}}
+_plain["spec"]["initContainers"] = [
+    {"name": "side", "restartPolicy": "Always",
+     "resources": {"requests": {"cpu": "100u"}}},
+    {"name": "setup", "resources": {"limits": {"memory": "1.5Gi"}}}]
+_plain["status"] = {"phase": "Running"}
+put("unkept_pod_text", "plain-pod-from-kube-scheduler-1.26.json",
+    json.dumps(_plain, separators=(",", ":")))
+put("unkept_pod_text", "small-plain-pod.json", json.dumps({
+    "metadata": {"name": "p", "namespace": "ns",
+                 "uid": "8a3c3f0e-1b2d-4e5f-9a8b-7c6d5e4f3a2b",
+                 "resourceVersion": "7"},
+    "spec": {"nodeName": "n", "containers": [
+        {"name": "a", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]},
+    "status": {"phase": "Running"}}, separators=(",", ":")))
