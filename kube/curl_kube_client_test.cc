@@ -308,8 +308,7 @@ TEST_F(CurlKubeClientTest, UnpagedListIsDecodedAsItStreamsIn) {
   EXPECT_FALSE(requests[0].HasParam("limit"));
 }
 
-// An unpaged list offers each item's text, as the server wrote it, before
-// decoding it; an item taken is not decoded nor handed over.
+// Each unpaged item's text is offered as written; one taken is not decoded.
 TEST_F(CurlKubeClientTest, UnpagedListOffersEachItemsTextFirst) {
   auto feed = std::make_shared<ChunkFeed>();
   feed->PushBytewise(
@@ -362,26 +361,19 @@ TEST_F(CurlKubeClientTest, UnpagedListCutShortOrMalformedIsDataLoss) {
   }
 }
 
-// The items of an unpaged list are decoded without the parser's own depth
-// pre-scan: the splitter's bound must refuse an item nested past it, in a
-// field the informer drops as in one it keeps, before it is handed over.
+// Unpaged items skip the parser's depth pre-scan: the splitter's bound
+// refuses a deep item, in a dropped field as in a kept one.
 TEST_F(CurlKubeClientTest, UnpagedListItemNestedTooDeepIsDataLoss) {
-  const std::string ok_item = R"({"metadata":{"name":"p1"}})";
   for (const char* field : {"dropped", "metadata"}) {
-    SCOPED_TRACE(field);
     // Root 1, "items" 2, the item 3, its field's 98 arrays: 101 levels.
-    std::string answer = R"({"metadata":{"resourceVersion":"5"},"items":[)";
-    answer += ok_item;
-    answer += R"(,{"metadata":{"name":"p2"},")";
-    answer += field;
-    answer += "\":";
-    answer.append(98, '[').append(98, ']');
-    answer += "}]}";
+    std::string answer = R"({"metadata":{"resourceVersion":"5"},"items":[)"
+                         R"({"metadata":{"name":"p1"}},{"metadata":{"name":)"
+                         R"("p2"},")";
+    answer.append(field).append("\":").append(98, '[').append(98, ']');
     auto feed = std::make_shared<ChunkFeed>();
-    feed->Push(answer);
+    feed->Push(answer + "}]}");
     feed->End();
-    const std::string ns = std::string("deep-") + field;
-    ServeWatch("/api/v1/namespaces/" + ns + "/pods", feed);
+    ServeWatch(std::string("/api/v1/namespaces/deep-") + field + "/pods", feed);
   }
   server_.Start();
   auto client = NewClient();
