@@ -42,9 +42,9 @@ StatusOr<int64_t> MilliRoundedUp(std::string_view text, std::string_view unit) {
   return milli->milli;
 }
 
-// One resource's quantity in `list` (an object of quantities), 0 if absent.
-StatusOr<HostRequest> ReadList(const nlohmann::json& list) {
-  HostRequest out;
+// CPU and memory in `list` (an object of quantities); unset when absent.
+StatusOr<HostFigures> ReadList(const nlohmann::json& list) {
+  HostFigures out;
   if (!list.is_object()) return out;
   auto cpu = list.find("cpu");
   if (cpu != list.end()) {
@@ -65,32 +65,11 @@ StatusOr<HostRequest> ReadList(const nlohmann::json& list) {
   return out;
 }
 
-// A container's request: resources.requests, else resources.limits, per
-// resource.
 // The object at `value`, or an empty one (absent, like a missing list).
 const nlohmann::json& ObjectOrEmpty(const nlohmann::json* value) {
   static const nlohmann::json* const kEmpty =
       new nlohmann::json(nlohmann::json::object());
   return value != nullptr ? *value : *kEmpty;
-}
-
-StatusOr<HostRequest> ContainerRequest(const nlohmann::json& container) {
-  const nlohmann::json* requests =
-      kube::FindPath(container, {"resources", "requests"});
-  auto from_requests = ReadList(ObjectOrEmpty(requests));
-  if (!from_requests.ok()) return from_requests.status();
-  auto from_limits = ReadList(
-      ObjectOrEmpty(kube::FindPath(container, {"resources", "limits"})));
-  if (!from_limits.ok()) return from_limits.status();
-  const bool listed = requests != nullptr && requests->is_object();
-  HostRequest out = *from_requests;
-  if (!listed || !requests->contains("cpu")) {
-    out.cpu_milli = from_limits->cpu_milli;
-  }
-  if (!listed || !requests->contains("memory")) {
-    out.memory = from_limits->memory;
-  }
-  return out;
 }
 
 HostRequest Max(const HostRequest& a, const HostRequest& b) {
@@ -130,30 +109,52 @@ StatusOr<int64_t> ParseHostBytes(std::string_view text) {
   return bytes;
 }
 
+void PodHostSum::AddContainer(const HostFigures& requests,
+                              const HostFigures& limits, bool init,
+                              bool sidecar) {
+  const HostRequest request = {
+      requests.cpu_milli.has_value() ? *requests.cpu_milli
+                                     : limits.cpu_milli.value_or(0),
+      requests.memory.has_value() ? *requests.memory
+                                  : limits.memory.value_or(0)};
+  if (!init) {
+    apps_ = Sum(apps_, request);
+  } else if (sidecar) {
+    sidecars_ = Sum(sidecars_, request);
+  } else {
+    init_peak_ = Max(init_peak_, Sum(sidecars_, request));
+  }
+}
+
+HostRequest PodHostSum::Total() const {
+  return Max(Sum(apps_, sidecars_), init_peak_);
+}
+
 StatusOr<HostRequest> PodHostRequest(const nlohmann::json& pod) {
   auto spec = pod.find("spec");
   if (spec == pod.end() || !spec->is_object()) return HostRequest{};
-  HostRequest sidecars, init_peak, apps;
+  PodHostSum sum;
   for (const char* list : {"initContainers", "containers"}) {
     auto it = spec->find(list);
     if (it == spec->end() || !it->is_array()) continue;
     const bool init = std::string_view(list) == "initContainers";
     for (const nlohmann::json& container : *it) {
-      auto request = ContainerRequest(container);
-      if (!request.ok()) {
-        return request.status().WithContext(
-            "container \"" + container.value("name", std::string()) + "\"");
+      auto requests = ReadList(
+          ObjectOrEmpty(kube::FindPath(container, {"resources", "requests"})));
+      auto limits = ReadList(
+          ObjectOrEmpty(kube::FindPath(container, {"resources", "limits"})));
+      for (const Status& status : {requests.status(), limits.status()}) {
+        if (!status.ok()) {
+          return status.WithContext(
+              "container \"" + container.value("name", std::string()) + "\"");
+        }
       }
-      if (!init) {
-        apps = Sum(apps, *request);
-      } else if (StringViewAt(container, {"restartPolicy"}) == "Always") {
-        sidecars = Sum(sidecars, *request);
-      } else {
-        init_peak = Max(init_peak, Sum(sidecars, *request));
-      }
+      sum.AddContainer(
+          *requests, *limits, init,
+          init && StringViewAt(container, {"restartPolicy"}) == "Always");
     }
   }
-  return Max(Sum(apps, sidecars), init_peak);
+  return sum.Total();
 }
 
 StatusOr<NodeResources::Uid> NodeResources::ParseUid(std::string_view text) {
@@ -205,7 +206,8 @@ Status NodeResources::UpsertNode(const nlohmann::json& node) {
   base::MutexLock lock(mu_);
   Node& entry = nodes_[IndexLocked(name)];
   entry.known = true;
-  entry.allocatable = *allocatable;
+  entry.allocatable = {allocatable->cpu_milli.value_or(0),
+                       allocatable->memory.value_or(0)};
   return OkStatus();
 }
 

@@ -48,6 +48,31 @@ namespace gcushare::extender {
 // millicores or bytes (larger than any node; never wrapped).
 StatusOr<placement::HostRequest> PodHostRequest(const nlohmann::json& pod);
 
+// What one of a container's resources.requests or resources.limits says of
+// CPU (millicores) and memory (bytes); unset: not named there.
+struct HostFigures {
+  std::optional<int64_t> cpu_milli;
+  std::optional<int64_t> memory;
+};
+
+// PodHostRequest()'s arithmetic, fed one container at a time (the init
+// containers in their order; apps before or after them): a container asks,
+// per resource, its request, else its limit, else 0; the pod asks the
+// larger of its app containers plus sidecars and its largest init
+// container plus the sidecars before it. Shared with UnkeptPodReader
+// (extender/unkept_pod_text.h), so that both count a pod alike.
+class PodHostSum {
+ public:
+  void AddContainer(const HostFigures& requests, const HostFigures& limits,
+                    bool init, bool sidecar);
+  placement::HostRequest Total() const;
+
+ private:
+  placement::HostRequest apps_;
+  placement::HostRequest sidecars_;
+  placement::HostRequest init_peak_;
+};
+
 // One quantity as PodHostRequest() reads it: CPU in millicores rounded up
 // ("500m", "2", "1.5", "2k"; "100u", what the API server stores for
 // 0.0001, is 1), memory in bytes rounded up ("1Gi", "1.5Gi"; "1500m" is

@@ -2,7 +2,6 @@
 
 #include <simdjson.h>
 
-#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -12,7 +11,6 @@ namespace gcushare::extender {
 namespace {
 
 namespace od = simdjson::ondemand;
-using placement::HostRequest;
 
 constexpr std::string_view kOurPrefix = "enflame.com/";
 
@@ -58,14 +56,8 @@ bool ForEachField(od::value value, Read&& read) {
   return true;
 }
 
-// What one of a container's resources.requests or .limits says of CPU and
-// memory (unset: absent), as NodeResources' ReadList reads it.
-struct ListFigures {
-  std::optional<int64_t> cpu;
-  std::optional<int64_t> memory;
-};
-
-bool ReadList(od::value value, ListFigures& out) {
+// A container's resources.requests or .limits, as NodeResources reads it.
+bool ReadList(od::value value, HostFigures& out) {
   Once once;
   return ForEachField(value, [&](std::string_view key, od::value field) {
     if (key.substr(0, kOurPrefix.size()) == kOurPrefix) return false;
@@ -74,7 +66,7 @@ bool ReadList(od::value value, ListFigures& out) {
       if (!once.First(0) || !ReadString(field, text)) return false;
       StatusOr<int64_t> milli = ParseHostCpuMilli(text);
       if (!milli.ok()) return false;
-      out.cpu = *milli;
+      out.cpu_milli = *milli;
     } else if (key == "memory") {
       if (!once.First(1) || !ReadString(field, text)) return false;
       StatusOr<int64_t> bytes = ParseHostBytes(text);
@@ -85,24 +77,10 @@ bool ReadList(od::value value, ListFigures& out) {
   });
 }
 
-// PodHostRequest()'s running figures.
-struct Totals {
-  HostRequest apps;
-  HostRequest sidecars;
-  HostRequest init_peak;
-};
-
-HostRequest Sum(const HostRequest& a, const HostRequest& b) {
-  return {a.cpu_milli + b.cpu_milli, a.memory + b.memory};
-}
-HostRequest Max(const HostRequest& a, const HostRequest& b) {
-  return {std::max(a.cpu_milli, b.cpu_milli), std::max(a.memory, b.memory)};
-}
-
-bool ReadContainer(od::value value, bool init, Totals& totals) {
+bool ReadContainer(od::value value, bool init, PodHostSum& sum) {
   Once once;
-  ListFigures requests;
-  ListFigures limits;
+  HostFigures requests;
+  HostFigures limits;
   std::string_view restart_policy;
   const bool read =
       ForEachField(value, [&](std::string_view key, od::value field) {
@@ -123,23 +101,12 @@ bool ReadContainer(od::value value, bool init, Totals& totals) {
         return true;
       });
   if (!read) return false;
-  // Per resource: requests, else limits (NodeResources' ContainerRequest).
-  const HostRequest request = {
-      requests.cpu.has_value() ? *requests.cpu : limits.cpu.value_or(0),
-      requests.memory.has_value() ? *requests.memory
-                                  : limits.memory.value_or(0)};
-  if (!init) {
-    totals.apps = Sum(totals.apps, request);
-  } else if (restart_policy == "Always") {
-    totals.sidecars = Sum(totals.sidecars, request);
-  } else {
-    totals.init_peak = Max(totals.init_peak, Sum(totals.sidecars, request));
-  }
+  sum.AddContainer(requests, limits, init, init && restart_policy == "Always");
   return true;
 }
 
 // spec.containers or spec.initContainers: null, or an array of objects.
-bool ReadContainers(od::value value, bool init, Totals& totals) {
+bool ReadContainers(od::value value, bool init, PodHostSum& sum) {
   od::json_type type;
   if (value.type().get(type) != simdjson::SUCCESS) return false;
   if (type == od::json_type::null) {
@@ -151,7 +118,7 @@ bool ReadContainers(od::value value, bool init, Totals& totals) {
   for (auto element_result : array) {
     od::value element;
     if (std::move(element_result).get(element) != simdjson::SUCCESS ||
-        !ReadContainer(element, init, totals)) {
+        !ReadContainer(element, init, sum)) {
       return false;
     }
   }
@@ -186,7 +153,7 @@ std::optional<UnkeptPod> UnkeptPodReader::Read(std::string_view text) {
     return std::nullopt;
   }
   UnkeptPod pod;
-  Totals totals;
+  PodHostSum sum;
   Once once;
   bool has_uid = false;
   bool has_spec = false;
@@ -210,10 +177,10 @@ std::optional<UnkeptPod> UnkeptPodReader::Read(std::string_view text) {
           return spec.First(0) && ReadString(value, pod.node);
         }
         if (name == "containers") {
-          return spec.First(1) && ReadContainers(value, false, totals);
+          return spec.First(1) && ReadContainers(value, false, sum);
         }
         if (name == "initContainers") {
-          return spec.First(2) && ReadContainers(value, true, totals);
+          return spec.First(2) && ReadContainers(value, true, sum);
         }
         return true;
       });
@@ -233,7 +200,7 @@ std::optional<UnkeptPod> UnkeptPodReader::Read(std::string_view text) {
       document.current_location().get(rest) != simdjson::OUT_OF_BOUNDS) {
     return std::nullopt;
   }
-  pod.request = Max(Sum(totals.apps, totals.sidecars), totals.init_peak);
+  pod.request = sum.Total();
   return pod;
 }
 
