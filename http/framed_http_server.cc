@@ -6,6 +6,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,14 +25,13 @@ using Clock = std::chrono::steady_clock;
 
 constexpr size_t kReadChunk = 64 << 10;
 
-std::string Serialize(int status, std::string_view content_type,
-                      std::string_view body, bool close) {
+std::string Head(int status, std::string_view content_type, size_t body_size,
+                 bool close) {
   std::string out = "HTTP/1.1 " + std::to_string(status) + " " +
                     std::string(ReasonPhrase(status)) + "\r\n";
   out += "Content-Type: " + std::string(content_type) + "\r\n";
-  out += "Content-Length: " + std::to_string(body.size()) + "\r\n";
+  out += "Content-Length: " + std::to_string(body_size) + "\r\n";
   out += close ? "Connection: close\r\n\r\n" : "Connection: keep-alive\r\n\r\n";
-  out += body;
   return out;
 }
 
@@ -53,8 +53,8 @@ struct FramedHttpServer::Connection {
   std::string in;             // Read, not yet handed to a worker.
   HeadParse head;             // kBody.
   size_t handling_bytes = 0;  // kHandling: the size of the request.
-  std::string out;            // kWriting.
-  size_t written = 0;
+  Answer out;                 // kWriting.
+  size_t written = 0;         // Of out's head, then body.
   bool close_after_write = false;
   bool keep_alive = true;
   bool dead = false;  // To be closed at the end of this I/O round.
@@ -167,10 +167,11 @@ void FramedHttpServer::WorkerLoop() {
           HttpResponse{500, std::string("internal error: ") + e.what() + "\n"};
     }
     const bool close = !job.second.keep_alive;
-    Done done{
-        job.first,
-        Serialize(response.status, response.content_type, response.body, close),
-        close};
+    Done done{job.first,
+              Answer{Head(response.status, response.content_type,
+                          response.body.size(), close),
+                     std::move(response.body)},
+              close};
     {
       base::MutexLock lock(mu_);
       done_.push_back(std::move(done));
@@ -307,11 +308,11 @@ void FramedHttpServer::Accept() {
       return;  // EAGAIN, or the above.
     }
     if (connections_.size() >= options_.max_connections) {
+      const std::string message = "too many open connections (" +
+                                  std::to_string(options_.max_connections) +
+                                  ")\n";
       const std::string busy =
-          Serialize(503, "text/plain",
-                    "too many open connections (" +
-                        std::to_string(options_.max_connections) + ")\n",
-                    true);
+          Head(503, "text/plain", message.size(), true) + message;
       (void)!::send(fd, busy.data(), busy.size(), MSG_NOSIGNAL);
       ::close(fd);
       if (on_refused_) on_refused_(503);
@@ -415,14 +416,15 @@ void FramedHttpServer::Advance(Connection& c) {
 void FramedHttpServer::Refuse(Connection& c, int status,
                               const std::string& message) {
   if (on_refused_) on_refused_(status);
-  Queue(c, Serialize(status, "text/plain", message + "\n", /*close=*/true),
-        true);
+  std::string body = message + "\n";
+  std::string head = Head(status, "text/plain", body.size(), /*close=*/true);
+  Queue(c, Answer{std::move(head), std::move(body)}, true);
   if (!WriteTo(c)) c.dead = true;
 }
 
-void FramedHttpServer::Queue(Connection& c, std::string bytes, bool close) {
+void FramedHttpServer::Queue(Connection& c, Answer answer, bool close) {
   c.handling_bytes = 0;
-  c.out = std::move(bytes);
+  c.out = std::move(answer);
   c.written = 0;
   c.close_after_write = close;
   c.phase = Connection::Phase::kWriting;
@@ -434,12 +436,29 @@ void FramedHttpServer::Queue(Connection& c, std::string bytes, bool close) {
 
 bool FramedHttpServer::WriteTo(Connection& c) {
   while (c.written < c.out.size()) {
-    ssize_t n = ::send(c.fd, c.out.data() + c.written, c.out.size() - c.written,
-                       MSG_NOSIGNAL | MSG_DONTWAIT);
+    // The rest of the head (if any), then the rest of the body.
+    const std::string& head = c.out.head;
+    const std::string& body = c.out.body;
+    const size_t in_head = std::min(c.written, head.size());
+    const size_t in_body = c.written - in_head;
+    iovec parts[2];
+    int count = 0;
+    if (in_head < head.size()) {
+      parts[count++] = {const_cast<char*>(head.data()) + in_head,
+                        head.size() - in_head};
+    }
+    if (in_body < body.size()) {
+      parts[count++] = {const_cast<char*>(body.data()) + in_body,
+                        body.size() - in_body};
+    }
+    msghdr message{};
+    message.msg_iov = parts;
+    message.msg_iovlen = count;
+    ssize_t n = ::sendmsg(c.fd, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n < 0) return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
     c.written += static_cast<size_t>(n);
   }
-  c.out.clear();
+  c.out = Answer{};
   c.written = 0;
   const Clock::time_point now = Clock::now();
   if (c.close_after_write) {
@@ -473,7 +492,7 @@ void FramedHttpServer::TakeDone() {
     auto it = connections_.find(d.id);
     if (it == connections_.end()) continue;
     Connection& c = it->second;
-    Queue(c, std::move(d.bytes), d.close || !c.keep_alive);
+    Queue(c, std::move(d.answer), d.close || !c.keep_alive);
     if (!WriteTo(c)) c.dead = true;
   }
 }

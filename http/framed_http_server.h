@@ -83,9 +83,17 @@ class FramedHttpServer {
 
  private:
   struct Connection;
+  // A serialized answer: its head, and its body as the handler returned it
+  // (sent after the head without being copied next to it; a /metrics body
+  // is megabytes at thousands of nodes).
+  struct Answer {
+    std::string head;
+    std::string body;
+    size_t size() const { return head.size() + body.size(); }
+  };
   struct Done {
     uint64_t id;
-    std::string bytes;  // The serialized answer.
+    Answer answer;
     bool close;
   };
 
@@ -106,7 +114,7 @@ class FramedHttpServer {
   // Writes what is pending; false when the connection is to be closed.
   bool WriteTo(Connection& c);
   void Refuse(Connection& c, int status, const std::string& message);
-  void Queue(Connection& c, std::string bytes, bool close);
+  void Queue(Connection& c, Answer answer, bool close);
   void TakeDone();
   void Close(uint64_t id);
   size_t Charged(const Connection& c) const;

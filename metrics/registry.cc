@@ -83,6 +83,10 @@ class StringSampleWriter : public SampleWriter {
     out_ += FormatValue(value);
     out_ += '\n';
   }
+  void Reserve(size_t bytes) override {
+    if (out_.capacity() < out_.size() + bytes)
+      out_.reserve(out_.size() + bytes);
+  }
 
  private:
   std::string& out_;

@@ -82,6 +82,9 @@ class SampleWriter {
   virtual void Sample(
       const std::vector<std::pair<std::string, std::string>>& labels,
       double value) = 0;
+  // A hint: about how many bytes of exposition the samples to come take,
+  // so that a writer can make room once; no-op by default.
+  virtual void Reserve(size_t /*bytes*/) {}
 };
 
 template <typename T>

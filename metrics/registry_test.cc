@@ -45,6 +45,7 @@ TEST(RegistryTest, GaugeAndCollectorSamples) {
   Registry registry;
   registry.AddGauge("cache_nodes", "Nodes in the cache.").Get().Set(3);
   registry.AddCollector([](SampleWriter& w) {
+    w.Reserve(1 << 20);  // A hint: changes nothing written.
     w.Family("card_used", "Used units per card.", "gauge");
     w.Sample({{"node", "n\"1"}, {"card", "0"}}, 4);
   });
