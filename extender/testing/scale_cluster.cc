@@ -1,5 +1,6 @@
 #include "extender/testing/scale_cluster.h"
 
+#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
@@ -180,14 +181,19 @@ json ScalePod(const ScaleClusterSpec& spec, int i, std::mt19937& rng) {
   const std::string name = "app-" + std::to_string(i);
   const std::string node = ScaleNodeName(i % spec.nodes);
   json pod;
-  // Interleaved: every third pod asks for GCU memory (1-3 units). GCU pods
-  // go round-robin over nodes, then cards, so no card holds more than its
-  // memory while gcu_pods <= nodes x cards x (units_per_card / 3): the
-  // benchmark's over-commit check then counts only what its binds did.
-  // (Placing them by i % nodes put them on every third node only when
-  // nodes is a multiple of 3, over-committing cards at small sizes.)
-  if (i % 3 == 0 && i / 3 < spec.gcu_pods) {
-    const int g = i / 3;
+  // Interleaved: gcu_pods of the gcu_pods + plain_pods pods ask for GCU
+  // memory (1-3 units), spread evenly (pod i is GCU pod g = i x gcu / all
+  // when i x gcu mod all < gcu: with the defaults every third pod, with no
+  // plain pods every pod). GCU pods go round-robin over nodes, then cards,
+  // so no card holds more than its memory while gcu_pods <= nodes x cards
+  // x (units_per_card / 3): the benchmark's over-commit check then counts
+  // only what its binds did. (Placing them by i % nodes put them on every
+  // third node only when nodes is a multiple of 3, over-committing cards
+  // at small sizes.)
+  const int64_t all = int64_t{spec.gcu_pods} + spec.plain_pods;
+  const int64_t scaled = int64_t{i} * spec.gcu_pods;
+  if (all > 0 && scaled % all < spec.gcu_pods) {
+    const int g = static_cast<int>(scaled / all);
     const uint32_t card =
         static_cast<uint32_t>((g / spec.nodes) % spec.cards_per_node);
     pod = Assigned(Pod(ns, name, Uid("pod", i), {{"main", 1 + rng() % 3, 0}}),

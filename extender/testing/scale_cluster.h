@@ -41,9 +41,10 @@ nlohmann::json ScaleNode(const ScaleClusterSpec& spec, int i);
 // owner reference, a sidecar, env, volumes, status) to `pod`.
 void AddRealisticPodFields(nlohmann::json& pod, int i);
 
-// Pod `i` of the spec (`rng` draws its request and card): every third asks
-// for GCU memory (while fewer than spec.gcu_pods did), bound and assigned;
-// the others ask for none. All carry AddRealisticPodFields().
+// Pod `i` of the spec (`rng` draws its request and card): spec.gcu_pods of
+// the spec.gcu_pods + spec.plain_pods pods, spread evenly (every third
+// with the defaults), ask for GCU memory, bound and assigned; the others
+// ask for none. All carry AddRealisticPodFields().
 nlohmann::json ScalePod(const ScaleClusterSpec& spec, int i, std::mt19937& rng);
 
 // Creates the spec's nodes and pods in `store`. Returns the first error.
