@@ -104,7 +104,7 @@ class Replicas {
       r->router = std::make_unique<BindRouter>(
           r->service.get(), r->elector.get(), &network_, &r->clock,
           [this, raw]() -> Status {
-            return CatchUpBindings(&api, &raw->cache).status();
+            return CatchUpBindings(&api, &raw->cache, "kube-system").status();
           },
           &r->registry, router_options);
       by_url_["http://" + r->id] = r.get();

@@ -348,10 +348,11 @@ StatusOr<BindRouterOptions> RouterOptions(const HaFlags& ha_flags,
 }
 
 // Catches the cache up with every committed binding (a new binder's first
-// step).
-std::function<Status()> CatchUp(kube::KubeClient* api, CardCache* cache) {
-  return [api, cache]() -> Status {
-    auto added = CatchUpBindings(api, cache);
+// step); `small_namespace` is the Lease's (the extender's own).
+std::function<Status()> CatchUp(kube::KubeClient* api, CardCache* cache,
+                                const std::string& small_namespace) {
+  return [api, cache, small_namespace]() -> Status {
+    auto added = CatchUpBindings(api, cache, small_namespace);
     if (!added.ok()) return added.status();
     spdlog::info("binder caught up: {} binding(s) not yet in the cache",
                  *added);
@@ -449,8 +450,12 @@ int Serve(Daemon* daemon, Flags flags, const placement::Policy& policy,
   kube::CurlHttpClient forward_http(kube::TlsConfig{}, forward_options);
   auto router_options = RouterOptions(flags.ha, elector->get());
   if (!router_options.ok()) return daemon->Fail(router_options.status());
-  BindRouter router(&service, elector->get(), &forward_http, &clock,
-                    CatchUp(api, &cache), &registry, *router_options);
+  BindRouter router(
+      &service, elector->get(), &forward_http, &clock,
+      CatchUp(api, &cache,
+              *elector != nullptr ? (*elector)->options().lease_namespace
+                                  : std::string("kube-system")),
+      &registry, *router_options);
   std::atomic<bool> draining{false};
   ExtenderHttpServer server(&service, &registry,
                             ServerOptions(flags, &nodes, &pods, &draining,
