@@ -24,7 +24,7 @@ StatusOr<uint64_t> ParseUnsigned(std::string_view text, std::string_view what) {
 const std::string* Get(const nlohmann::json& annotations,
                        std::string_view key) {
   if (!annotations.is_object()) return nullptr;
-  auto it = annotations.find(std::string(key));
+  auto it = annotations.find(key);  // No std::string built for the key.
   if (it == annotations.end() || !it->is_string()) return nullptr;
   return it->get_ptr<const std::string*>();
 }
@@ -81,39 +81,50 @@ std::map<std::string, std::string> EncodeAssignment(const CardAssignment& a) {
 
 StatusOr<std::optional<CardAssignment>> DecodeAssignment(
     const nlohmann::json& annotations) {
-  const std::string* id = Get(annotations, kPodDeviceId);
-  if (id == nullptr) return std::optional<CardAssignment>();
+  return DecodeAssignment(
+      [&annotations](std::string_view key) -> std::optional<std::string_view> {
+        const std::string* value = Get(annotations, key);
+        if (value == nullptr) return std::nullopt;
+        return std::string_view(*value);
+      });
+}
+
+StatusOr<std::optional<CardAssignment>> DecodeAssignment(
+    const AnnotationLookup& lookup) {
+  const std::optional<std::string_view> id = lookup(kPodDeviceId);
+  if (!id.has_value()) return std::optional<CardAssignment>();
   CardAssignment a;
   StatusOr<std::vector<uint32_t>> cards = ParseCardList(*id);
   if (!cards.ok()) return cards.status().WithContext(kPodDeviceId);
   a.cards = std::move(*cards);
-  if (const std::string* v = Get(annotations, kPodDeviceMemory)) {
+  if (const std::optional<std::string_view> v = lookup(kPodDeviceMemory)) {
     GCUSHARE_ASSIGN_OR_RETURN(a.card_memory_units,
                               ParseUnsigned(*v, kPodDeviceMemory));
   }
-  if (const std::string* v = Get(annotations, kNodeMemoryUnit)) {
-    a.memory_unit = *v;
+  if (const std::optional<std::string_view> v = lookup(kNodeMemoryUnit)) {
+    a.memory_unit = std::string(*v);
   }
-  if (const std::string* v = Get(annotations, kPodMemoryRequest)) {
+  if (const std::optional<std::string_view> v = lookup(kPodMemoryRequest)) {
     GCUSHARE_ASSIGN_OR_RETURN(a.request_units,
                               ParseUnsigned(*v, kPodMemoryRequest));
   }
-  if (const std::string* v = Get(annotations, kPodAssignTime)) {
+  if (const std::optional<std::string_view> v = lookup(kPodAssignTime)) {
     GCUSHARE_ASSIGN_OR_RETURN(uint64_t t, ParseUnsigned(*v, kPodAssignTime));
     if (t > static_cast<uint64_t>(INT64_MAX)) {
-      return InvalidArgumentError(std::string(kPodAssignTime) + ": \"" + *v +
-                                  "\" is out of range");
+      return InvalidArgumentError(std::string(kPodAssignTime) + ": \"" +
+                                  std::string(*v) + "\" is out of range");
     }
     a.assign_time_ns = static_cast<int64_t>(t);
   }
-  if (const std::string* v = Get(annotations, kPodAssigned)) {
+  if (const std::optional<std::string_view> v = lookup(kPodAssigned)) {
     if (*v != "true" && *v != "false") {
-      return InvalidArgumentError(std::string(kPodAssigned) + ": \"" + *v +
+      return InvalidArgumentError(std::string(kPodAssigned) + ": \"" +
+                                  std::string(*v) +
                                   "\" is not \"true\" or \"false\"");
     }
     a.assigned = *v == "true";
   }
-  if (const std::string* v = Get(annotations, kPodContainerDevices)) {
+  if (const std::optional<std::string_view> v = lookup(kPodContainerDevices)) {
     nlohmann::json parsed =
         json::ParseJson(*v, kPodContainerDevices).value_or(nlohmann::json());
     if (!parsed.is_object()) {

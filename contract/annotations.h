@@ -6,6 +6,7 @@
 #define GCUSHARE_CONTRACT_ANNOTATIONS_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -45,6 +46,13 @@ std::map<std::string, std::string> EncodeAssignment(const CardAssignment& a);
 // InvalidArgument naming the annotation when one is malformed.
 StatusOr<std::optional<CardAssignment>> DecodeAssignment(
     const nlohmann::json& annotations);
+// The same over any store of string annotations: `lookup(key)` is the
+// value of `key`, or nullopt when absent (or not a string). For a reader of
+// the pod's text (extender/kept_pod_text.h).
+using AnnotationLookup =
+    std::function<std::optional<std::string_view>(std::string_view key)>;
+StatusOr<std::optional<CardAssignment>> DecodeAssignment(
+    const AnnotationLookup& lookup);
 
 // The mark that a pod's cards were handed out (gcu-device-assigned=true),
 // written after the bind by the device plugin's Allocate or the NRI plugin:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <string_view>
+#include <utility>
 
 #include "contract/names.h"
 #include "contract/quantity.h"
@@ -139,6 +140,11 @@ StatusOr<PodRequest> ComputePodRequest(const nlohmann::json& pod) {
                             ReadContainers(*spec, "initContainers", true));
   GCUSHARE_ASSIGN_OR_RETURN(auto app,
                             ReadContainers(*spec, "containers", false));
+  return PodRequestOf(std::move(init), std::move(app));
+}
+
+StatusOr<PodRequest> PodRequestOf(std::vector<ContainerRequest> init,
+                                  std::vector<ContainerRequest> app) {
   PodRequest request;
   GCUSHARE_ASSIGN_OR_RETURN(
       request.memory_units,

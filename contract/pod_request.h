@@ -52,6 +52,13 @@ struct PodRequest {
 // shaped like a Pod.
 StatusOr<PodRequest> ComputePodRequest(const nlohmann::json& pod);
 
+// The same from the containers already read (each with its name only when
+// it wants GCU, as ComputePodRequest() reads them): the effective request
+// above, and the containers that want. For a reader of the pod's text
+// (extender/kept_pod_text.h), so that the arithmetic lives once.
+StatusOr<PodRequest> PodRequestOf(std::vector<ContainerRequest> init,
+                                  std::vector<ContainerRequest> app);
+
 // The fields of a pod ComputePodRequest reads, for a pruned parse
 // (json/pruned_parse.h): name, restartPolicy and resources of each container
 // and init container. A pod parsed with these (and any others) gives the

@@ -237,6 +237,54 @@ void PodFeed::OnRelistEnd() {
   if (resources_ != nullptr) resources_->EndSweep();
 }
 
+std::optional<nlohmann::json> PodFeed::TakeKeptText(std::string_view text) {
+  std::optional<KeptPod> pod = kept_reader_.Read(text);
+  if (!pod.has_value() || !pod->uid.has_value()) return std::nullopt;
+  StatusOr<contract::PodRequest> request =
+      contract::PodRequestOf(std::move(pod->init), std::move(pod->app));
+  if (!request.ok() || !request->Wants()) return std::nullopt;
+  // Only what counts without a word to say: bound, unfinished, assigned.
+  if (pod->node.empty() || pod->phase == "Succeeded" ||
+      pod->phase == "Failed") {
+    return std::nullopt;
+  }
+  auto assignment = contract::DecodeAssignment(
+      [&pod](std::string_view key) { return pod->Annotation(key); });
+  if (!assignment.ok() || !assignment->has_value() ||
+      (*assignment)->cards.empty()) {
+    return std::nullopt;
+  }
+  // First, as it may refuse (a uid it cannot read) and then changes nothing.
+  if (resources_ != nullptr &&
+      !resources_->UpsertPod(*pod->uid, pod->node, pod->phase, pod->host)
+           .ok()) {
+    return std::nullopt;
+  }
+  PodUsage identity;
+  identity.uid = std::string(*pod->uid);
+  identity.namespace_name = std::string(pod->namespace_name.value_or(""));
+  identity.name = std::string(pod->name.value_or(""));
+  identity.create_time = std::string(pod->creation_timestamp);
+  identity.node = std::string(pod->node);
+  const bool first_watched = cache_->PutWatched(AssignedPodUsage(
+      std::move(identity), *request, std::move((*assignment)->cards)));
+  if (first_watched && history_ != nullptr) {
+    history_->Record(request->cards > 0 ? 0 : request->memory_units,
+                     static_cast<uint32_t>(request->cards), &pod->host);
+  }
+  // Identity() of the decoded pod.
+  nlohmann::json meta = nlohmann::json::object();
+  const std::pair<const char*, const std::optional<std::string_view>*>
+      fields[] = {{"name", &pod->name},
+                  {"namespace", &pod->namespace_name},
+                  {"uid", &pod->uid},
+                  {"resourceVersion", &pod->resource_version}};
+  for (const auto& [field, value] : fields) {
+    if (value->has_value()) meta[field] = std::string(**value);
+  }
+  return nlohmann::json{{"metadata", std::move(meta)}};
+}
+
 void PodFeed::CountHost(const nlohmann::json& pod,
                         const StatusOr<HostRequest>& host, bool stored) {
   Status status = stored ? resources_->UpsertPod(pod, host)

@@ -17,6 +17,7 @@
 
 #include "contract/pod_request.h"
 #include "extender/card_cache.h"
+#include "extender/kept_pod_text.h"
 #include "extender/node_resources.h"
 #include "extender/unkept_pod_text.h"
 #include "json/field_tree.h"
@@ -108,6 +109,14 @@ class PodFeed : public kube::InformerHandler {
   // resources_ as OnUnkept() would count the decoded pod; true then. False
   // (decode it as usual) for any other text, or when the count fails.
   bool TakeUnkeptText(std::string_view text);
+  // For InformerOptions::kept_text: a listed pod's text that KeptPodReader
+  // reads, of a bound, unfinished pod that asks for GCU, with a readable
+  // request and host request and an assignment that names its cards, is
+  // counted as OnAdd() would count the decoded pod (resources_, the cache,
+  // the history); its kept form (KeptForm() of the decoded pod) then.
+  // Nullopt, with nothing changed, for any other text (decode it as usual:
+  // OnAdd() logs and reports what is wrong with it).
+  std::optional<nlohmann::json> TakeKeptText(std::string_view text);
 
  private:
   // Counts `pod` with its PodHostRequest() `host` in resources_ (not
@@ -127,6 +136,7 @@ class PodFeed : public kube::InformerHandler {
   const nlohmann::json* memo_pod_ = nullptr;
   StatusOr<contract::PodRequest> memo_request_{contract::PodRequest()};
   UnkeptPodReader unkept_reader_;  // Informer thread only.
+  KeptPodReader kept_reader_;      // Informer thread only.
 };
 
 }  // namespace gcushare::extender

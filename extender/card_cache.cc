@@ -92,6 +92,11 @@ Status CardCache::UpsertPod(const nlohmann::json& pod,
   return OkStatus();
 }
 
+bool CardCache::PutWatched(PodUsage usage) {
+  base::WriterMutexLock lock(mu_);
+  return PutPodLocked(std::move(usage));
+}
+
 void CardCache::RemovePod(const nlohmann::json& pod) {
   const std::string uid(UidView(pod));
   base::WriterMutexLock lock(mu_);

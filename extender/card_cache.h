@@ -62,6 +62,10 @@ class CardCache {
                    const StatusOr<contract::PodRequest>& request,
                    bool* first_watched = nullptr);
   void RemovePod(const nlohmann::json& pod);
+  // What UpsertPod() does for a pod whose usage was read without error and
+  // with no problem (AssignedPodUsage(), from the pod's text): records it;
+  // returns `first_watched`.
+  bool PutWatched(PodUsage usage);
 
   // Reserves `usage` (assumed=true) for a bind in flight. Replaces an
   // earlier record of the same uid. Returns the reservation's ticket

@@ -284,8 +284,9 @@ kube::InformerOptions NodeInformerOptions(kube::ListForm list_form) {
 
 // The pod informer keeps only pods that ask for GCU resources, as their
 // identity (docs/extender.md "What the extender keeps in memory"); the
-// others reach NodeResources as unkept objects, those of the first list
-// straight from their text (extender/unkept_pod_text.h).
+// others reach NodeResources as unkept objects. The first list's pods are
+// read straight from their text where they can be (extender/
+// unkept_pod_text.h, extender/kept_pod_text.h).
 kube::InformerOptions PodInformerOptions(PodFeed* pod_feed,
                                          kube::ListForm list_form) {
   kube::InformerOptions options;
@@ -294,6 +295,9 @@ kube::InformerOptions PodInformerOptions(PodFeed* pod_feed,
   };
   options.unkept_text = [pod_feed](std::string_view text) {
     return pod_feed->TakeUnkeptText(text);
+  };
+  options.kept_text = [pod_feed](std::string_view text) {
+    return pod_feed->TakeKeptText(text);
   };
   options.fields = PodFields();
   options.list_form = list_form;

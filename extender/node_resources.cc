@@ -283,6 +283,14 @@ Status NodeResources::UpsertUnstoredPod(std::string_view uid,
   return UpsertFigures(*parsed, node, phase, request, true);
 }
 
+Status NodeResources::UpsertPod(std::string_view uid, std::string_view node,
+                                std::string_view phase,
+                                const HostRequest& request) {
+  auto parsed = ParseUid(uid);
+  if (!parsed.ok()) return parsed.status();
+  return UpsertFigures(*parsed, node, phase, request, false);
+}
+
 Status NodeResources::UpsertFigures(const Uid& uid, std::string_view node,
                                     std::string_view phase,
                                     const HostRequest& request, bool unstored) {

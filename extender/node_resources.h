@@ -111,6 +111,11 @@ class NodeResources {
   Status UpsertUnstoredPod(std::string_view uid, std::string_view node,
                            std::string_view phase,
                            const placement::HostRequest& request);
+  // UpsertPod() from the figures a reader took from the pod's text
+  // (extender/kept_pod_text.h), as UpsertUnstoredPod() above.
+  Status UpsertPod(std::string_view uid, std::string_view node,
+                   std::string_view phase,
+                   const placement::HostRequest& request);
   // Room for `pods` pods in all (a list's size), so that a list of them
   // does not grow the table step by step.
   void ReservePods(size_t pods);

@@ -22,6 +22,26 @@ PodUsage PodIdentity(const nlohmann::json& pod) {
   return usage;
 }
 
+namespace {
+
+// The units and cards a pod that wants GCU holds, from its request.
+void ApplyRequest(const contract::PodRequest& request, PodUsage& usage) {
+  usage.whole = request.cards > 0;
+  usage.units = usage.whole ? 0 : request.memory_units;
+  usage.card_count = usage.whole ? static_cast<uint32_t>(request.cards) : 1;
+}
+
+}  // namespace
+
+PodUsage AssignedPodUsage(PodUsage identity,
+                          const contract::PodRequest& request,
+                          std::vector<uint32_t> cards) {
+  ApplyRequest(request, identity);
+  identity.cards = std::move(cards);
+  std::sort(identity.cards.begin(), identity.cards.end());
+  return identity;
+}
+
 StatusOr<std::optional<PodUsage>> PodUsageFromPod(const nlohmann::json& pod) {
   // Not placed or finished: the request is never read.
   if (PodFinished(pod) || kube::StringAt(pod, {"spec", "nodeName"}).empty()) {
@@ -39,9 +59,7 @@ StatusOr<std::optional<PodUsage>> PodUsageFromPod(
   // pod patch rights can edit) say only which card.
   if (!request.ok()) return request.status();
   if (!request->Wants()) return std::optional<PodUsage>();
-  usage.whole = request->cards > 0;
-  usage.units = usage.whole ? 0 : request->memory_units;
-  usage.card_count = usage.whole ? request->cards : 1;
+  ApplyRequest(*request, usage);
   const nlohmann::json* annotations =
       kube::FindPath(pod, {"metadata", "annotations"});
   auto assignment = contract::DecodeAssignment(

@@ -57,6 +57,15 @@ StatusOr<std::optional<PodUsage>> PodUsageFromPod(
 // The identity fields of `pod` (uid, namespace, name, creationTimestamp).
 PodUsage PodIdentity(const nlohmann::json& pod);
 
+// What PodUsageFromPod() gives for a bound, unfinished pod whose `request`
+// wants GCU and whose assignment names `cards` (not empty): `identity`
+// (PodIdentity()'s fields and the node) with the request's units and the
+// cards, ascending. For a reader of the pod's text
+// (extender/kept_pod_text.h).
+PodUsage AssignedPodUsage(PodUsage identity,
+                          const contract::PodRequest& request,
+                          std::vector<uint32_t> cards);
+
 // The annotations written at bind for a pod with `request` placed on
 // `cards` whose (first) card holds `card_total_units`:
 // gcu-device-id, gcu-device-memory, gcu-device-memory-request (for

@@ -6,55 +6,18 @@
 #include <string>
 
 #include "extender/node_resources.h"
+#include "extender/pod_text_fields.h"
 
 namespace gcushare::extender {
 namespace {
 
+using pod_text::DocumentReader;
+using pod_text::ForEachElementOrNull;
+using pod_text::ForEachField;
+using pod_text::kOurPrefix;
 namespace od = simdjson::ondemand;
-
-constexpr std::string_view kOurPrefix = "enflame.com/";
-
-// The keys an object level reads, each at most once (a key written twice
-// is read by the usual path as its last value; this reader gives up).
-class Once {
- public:
-  bool First(int key) {
-    const unsigned bit = 1u << key;
-    if ((seen_ & bit) != 0) return false;
-    seen_ |= bit;
-    return true;
-  }
-
- private:
-  unsigned seen_ = 0;
-};
-
-bool ReadString(od::value value, std::string_view& out) {
-  od::json_type type;
-  if (value.type().get(type) != simdjson::SUCCESS ||
-      type != od::json_type::string) {
-    return false;
-  }
-  return value.get_string().get(out) == simdjson::SUCCESS;
-}
-
-// Iterates the object `value`, calling read(key, field value) for each
-// field; false when it is not an object, is malformed, or read() is.
-template <typename Read>
-bool ForEachField(od::value value, Read&& read) {
-  od::object object;
-  if (value.get_object().get(object) != simdjson::SUCCESS) return false;
-  for (auto field_result : object) {
-    od::field field;
-    std::string_view key;
-    if (std::move(field_result).get(field) != simdjson::SUCCESS ||
-        field.unescaped_key().get(key) != simdjson::SUCCESS) {
-      return false;
-    }
-    if (!read(key, field.value())) return false;
-  }
-  return true;
-}
+using pod_text::Once;
+using pod_text::ReadString;
 
 // A container's resources.requests or .limits, as NodeResources reads it.
 bool ReadList(od::value value, HostFigures& out) {
@@ -107,29 +70,15 @@ bool ReadContainer(od::value value, bool init, PodHostSum& sum) {
 
 // spec.containers or spec.initContainers: null, or an array of objects.
 bool ReadContainers(od::value value, bool init, PodHostSum& sum) {
-  od::json_type type;
-  if (value.type().get(type) != simdjson::SUCCESS) return false;
-  if (type == od::json_type::null) {
-    bool is_null = false;
-    return value.is_null().get(is_null) == simdjson::SUCCESS && is_null;
-  }
-  od::array array;
-  if (value.get_array().get(array) != simdjson::SUCCESS) return false;
-  for (auto element_result : array) {
-    od::value element;
-    if (std::move(element_result).get(element) != simdjson::SUCCESS ||
-        !ReadContainer(element, init, sum)) {
-      return false;
-    }
-  }
-  return true;
+  return ForEachElementOrNull(value, [&](od::value element) {
+    return ReadContainer(element, init, sum);
+  });
 }
 
 }  // namespace
 
 struct UnkeptPodReader::Impl {
-  od::parser parser;
-  std::string buffer;  // The text, padded as simdjson reads past the end.
+  DocumentReader reader;
 };
 
 UnkeptPodReader::UnkeptPodReader() : impl_(std::make_unique<Impl>()) {}
@@ -141,17 +90,9 @@ std::optional<UnkeptPod> UnkeptPodReader::Read(std::string_view text) {
       nullptr) {
     return std::nullopt;
   }
-  std::string& buffer = impl_->buffer;
-  buffer.reserve(text.size() + simdjson::SIMDJSON_PADDING);
-  buffer.assign(text);
-  const simdjson::padded_string_view padded(buffer.data(), buffer.size(),
-                                            buffer.capacity());
   od::document document;
   od::value root;
-  if (impl_->parser.iterate(padded).get(document) != simdjson::SUCCESS ||
-      document.get_value().get(root) != simdjson::SUCCESS) {
-    return std::nullopt;
-  }
+  if (!impl_->reader.Start(text, document, root)) return std::nullopt;
   UnkeptPod pod;
   PodHostSum sum;
   Once once;
@@ -195,9 +136,7 @@ std::optional<UnkeptPod> UnkeptPodReader::Read(std::string_view text) {
     }
     return true;
   });
-  const char* rest = nullptr;
-  if (!read || !has_uid || !has_spec ||
-      document.current_location().get(rest) != simdjson::OUT_OF_BOUNDS) {
+  if (!read || !has_uid || !has_spec || !DocumentReader::AtEnd(document)) {
     return std::nullopt;
   }
   pod.request = sum.Total();

@@ -348,3 +348,42 @@ put("unkept_pod_text", "small-plain-pod.json", json.dumps({
     "spec": {"nodeName": "n", "containers": [
         {"name": "a", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]},
     "status": {"phase": "Running"}}, separators=(",", ":")))
+
+# Bound GCU pods as the pod informer lists them (kept_pod_text): the
+# captured pod assigned a card, and a whole-card pod with a sidecar.
+_assigned = json.loads(json.dumps(_captured))
+_assigned["metadata"].setdefault("annotations", {}).update({
+    "enflame.com/gcu-device-id": "1",
+    "enflame.com/gcu-device-memory": "16",
+    "enflame.com/gcu-device-memory-request": "4",
+    "enflame.com/gcu-device-assign-time": "1764400000000000000",
+    "enflame.com/gcu-device-assigned": "true",
+    "enflame.com/gcu-container-devices": json.dumps(
+        {c["name"]: [1] for c in _assigned["spec"]["containers"]},
+        separators=(",", ":"))})
+_assigned["metadata"]["uid"] = "8a3c3f0e-1b2d-4e5f-9a8b-7c6d5e4f3a2c"
+_assigned["spec"]["nodeName"] = "node-1"
+_assigned["status"] = {"phase": "Running"}
+put("kept_pod_text", "assigned-pod-from-kube-scheduler-1.26.json",
+    json.dumps(_assigned, separators=(",", ":")))
+put("kept_pod_text", "whole-card-pod-with-sidecar.json", json.dumps({
+    "metadata": {"name": "w", "namespace": "ns",
+                 "uid": "8a3c3f0e-1b2d-4e5f-9a8b-7c6d5e4f3a2b",
+                 "resourceVersion": "9",
+                 "creationTimestamp": "2026-11-29T07:00:00Z",
+                 "annotations": {
+                     "enflame.com/gcu-device-id": "2,3",
+                     "enflame.com/gcu-device-memory": "16",
+                     "enflame.com/gcu-device-memory-request": "32",
+                     "enflame.com/gcu-device-assign-time": "1",
+                     "enflame.com/gcu-device-assigned": "false",
+                     "enflame.com/gcu-container-devices":
+                         "{\"main\":[2,3]}"}},
+    "spec": {"nodeName": "n", "containers": [
+        {"name": "main", "resources": {
+            "limits": {"enflame.com/gcu-count": "2"},
+            "requests": {"cpu": "2", "memory": "4Gi"}}}],
+        "initContainers": [
+            {"name": "side", "restartPolicy": "Always",
+             "resources": {"requests": {"cpu": "100m"}}}]},
+    "status": {"phase": "Running"}}, separators=(",", ":")))

@@ -145,6 +145,15 @@ void Informer::Upsert(nlohmann::json object, bool modified_event) {
         modified_event);
 }
 
+void Informer::StoreListed(ObjectPtr kept) {
+  const std::string key = KeyOf(*kept);
+  base::MutexLock lock(mu_);
+  // As Store(): a list arrives in key order.
+  Entry& slot = store_.try_emplace(store_.end(), key)->second;
+  slot.object = std::move(kept);
+  slot.listed = lists_.load();
+}
+
 void Informer::Store(const std::string& key, const nlohmann::json& object,
                      ObjectPtr kept, bool modified_event) {
   ObjectPtr old;
@@ -226,10 +235,18 @@ Status Informer::Relist() {
     list_options.expected_items = [this](size_t expected) {
       handler_->OnRelistSize(expected);
     };
-    if (options_.unkept_text && options_.transform && listing_into_empty_) {
+    if ((options_.unkept_text || options_.kept_text) && options_.transform &&
+        listing_into_empty_) {
       list_options.take_item_text = [this, &items](std::string_view text) {
-        if (!options_.unkept_text(text)) return false;
+        if (options_.unkept_text && options_.unkept_text(text)) {
+          ++items;
+          return true;
+        }
+        if (!options_.kept_text) return false;
+        std::optional<nlohmann::json> kept = options_.kept_text(text);
+        if (!kept.has_value()) return false;
         ++items;
+        StoreListed(std::make_shared<const nlohmann::json>(std::move(*kept)));
         return true;
       };
     }

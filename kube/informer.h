@@ -127,6 +127,16 @@ struct InformerOptions {
   // OnRelistEnd(); must not throw.
   using UnkeptText = std::function<bool(std::string_view text)>;
   UnkeptText unkept_text;
+  // Optional, with a transform: the same for the objects the transform
+  // keeps, offered when unkept_text (if any) declined. Returns the kept form
+  // when the hook has itself done what the handler's OnAdd() would do with
+  // the decoded object, and the kept form is what the transform would make
+  // of it (the informer stores it, and neither decodes nor reports the
+  // object); nullopt, in any doubt, to decode and report it as usual. Same
+  // conditions and thread as unkept_text.
+  using KeptText =
+      std::function<std::optional<nlohmann::json>(std::string_view text)>;
+  KeptText kept_text;
   // Optional: the fields of each object to decode from list pages and
   // watch events (json/field_tree.h); the rest is never built. Handlers and
   // the transform see only these (with a client that honours them, as
@@ -181,6 +191,9 @@ class Informer {
   // added, changed or re-created against what was stored.
   void Store(const std::string& key, const nlohmann::json& object,
              ObjectPtr kept, bool modified_event);
+  // Stores `kept` under its key for the list under way, reporting nothing
+  // (InformerOptions::kept_text did the handler's part).
+  void StoreListed(ObjectPtr kept);
   // Forgets `key`; reports OnDelete(`last_state`, or the stored form).
   void Forget(const std::string& key, const nlohmann::json* last_state);
   // Applies the transform, then Store()s or Forget()s under KeyOf(object).

@@ -187,6 +187,7 @@ class InformerTest : public ::testing::Test {
     informer_options.clock = &clock_;
     informer_options.transform = transform_;
     informer_options.unkept_text = unkept_text_;
+    informer_options.kept_text = kept_text_;
     informer_options.list_form = list_form_;
     informer_ = std::make_unique<Informer>(client_.get(), Resource::Pods(),
                                            "ns", &handler_, informer_options);
@@ -205,6 +206,7 @@ class InformerTest : public ::testing::Test {
   UnkeptRecordingHandler handler_;
   InformerOptions::Transform transform_;  // Null: keep everything.
   InformerOptions::UnkeptText unkept_text_;
+  InformerOptions::KeptText kept_text_;
   ListForm list_form_ = ListForm::kWatchCache;
   std::unique_ptr<CurlKubeClient> client_;
   std::unique_ptr<Informer> informer_;
@@ -608,6 +610,40 @@ TEST_F(InformerTest, UnkeptTextHookServesTheFirstListOnly) {
   EXPECT_EQ(offered.size(), 3u);
   EXPECT_EQ(taken.size(), 1u);
   EXPECT_EQ(informer_->lists(), 2u);
+}
+
+TEST_F(InformerTest, KeptTextHookStoresWhatItTookWithoutReporting) {
+  transform_ = DropPlain;
+  std::mutex mu;
+  std::vector<std::string> offered;  // Guarded by mu.
+  kept_text_ = [&](std::string_view text) -> std::optional<nlohmann::json> {
+    std::lock_guard<std::mutex> lock(mu);
+    const nlohmann::json object = nlohmann::json::parse(text);
+    offered.push_back(NameOf(object));
+    if (NameOf(object) != "p2") return std::nullopt;
+    nlohmann::json kept = {{"metadata", object["metadata"]}};
+    return kept;
+  };
+  endpoint_.SetList(
+      {Pod("ns", "p1", "1"), Pod("ns", "p2", "2"), Pod("ns", "plain-a", "3")},
+      "10");
+  auto first = endpoint_.NextWatchStreams();
+  StartAll();
+  ASSERT_TRUE(informer_->WaitForSync(std::chrono::seconds(30)));
+  // p2 was the hook's: stored, not reported; plain-a is dropped as usual.
+  EXPECT_EQ(handler_.log(), (std::vector<std::string>{"add p1@1"}));
+  EXPECT_EQ(informer_->size(), 2u);
+  Informer::ObjectPtr p2 = informer_->Get("ns/p2");
+  ASSERT_NE(p2, nullptr);
+  EXPECT_EQ(ResourceVersionOf(*p2), "2");
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    EXPECT_EQ(offered, (std::vector<std::string>{"p1", "p2", "plain-a"}));
+  }
+  // The watch then reports p2 against the kept form the hook gave.
+  first->Push(WatchLine("MODIFIED", Pod("ns", "p2", "11")));
+  ASSERT_TRUE(handler_.WaitForLog(2));
+  EXPECT_EQ(handler_.log()[1], "update p2@2->11");
 }
 
 TEST_F(InformerTest, RelistBracketsTheUnkeptObjectsStillThere) {
