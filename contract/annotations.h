@@ -48,7 +48,7 @@ StatusOr<std::optional<CardAssignment>> DecodeAssignment(
     const nlohmann::json& annotations);
 // The same over any store of string annotations: `lookup(key)` is the
 // value of `key`, or nullopt when absent (or not a string). For a reader of
-// the pod's text (extender/kept_pod_text.h).
+// the pod's text (extender/pod_text.h).
 using AnnotationLookup =
     std::function<std::optional<std::string_view>(std::string_view key)>;
 StatusOr<std::optional<CardAssignment>> DecodeAssignment(

@@ -55,7 +55,7 @@ StatusOr<PodRequest> ComputePodRequest(const nlohmann::json& pod);
 // The same from the containers already read (each with its name only when
 // it wants GCU, as ComputePodRequest() reads them): the effective request
 // above, and the containers that want. For a reader of the pod's text
-// (extender/kept_pod_text.h), so that the arithmetic lives once.
+// (extender/pod_text.h), so that the arithmetic lives once.
 StatusOr<PodRequest> PodRequestOf(std::vector<ContainerRequest> init,
                                   std::vector<ContainerRequest> app);
 

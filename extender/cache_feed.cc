@@ -238,7 +238,7 @@ void PodFeed::OnRelistEnd() {
 }
 
 std::optional<nlohmann::json> PodFeed::TakeKeptText(std::string_view text) {
-  std::optional<KeptPod> pod = kept_reader_.Read(text);
+  std::optional<PodText> pod = kept_reader_.Read(text);
   if (!pod.has_value() || !pod->uid.has_value()) return std::nullopt;
   StatusOr<contract::PodRequest> request =
       contract::PodRequestOf(std::move(pod->init), std::move(pod->app));

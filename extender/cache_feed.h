@@ -17,8 +17,8 @@
 
 #include "contract/pod_request.h"
 #include "extender/card_cache.h"
-#include "extender/kept_pod_text.h"
 #include "extender/node_resources.h"
+#include "extender/pod_text.h"
 #include "extender/unkept_pod_text.h"
 #include "json/field_tree.h"
 #include "kube/event_queue.h"
@@ -109,7 +109,7 @@ class PodFeed : public kube::InformerHandler {
   // resources_ as OnUnkept() would count the decoded pod; true then. False
   // (decode it as usual) for any other text, or when the count fails.
   bool TakeUnkeptText(std::string_view text);
-  // For InformerOptions::kept_text: a listed pod's text that KeptPodReader
+  // For InformerOptions::kept_text: a listed pod's text that PodTextReader
   // reads, of a bound, unfinished pod that asks for GCU, with a readable
   // request and host request and an assignment that names its cards, is
   // counted as OnAdd() would count the decoded pod (resources_, the cache,
@@ -136,7 +136,7 @@ class PodFeed : public kube::InformerHandler {
   const nlohmann::json* memo_pod_ = nullptr;
   StatusOr<contract::PodRequest> memo_request_{contract::PodRequest()};
   UnkeptPodReader unkept_reader_;  // Informer thread only.
-  KeptPodReader kept_reader_;      // Informer thread only.
+  PodTextReader kept_reader_;      // Informer thread only.
 };
 
 }  // namespace gcushare::extender

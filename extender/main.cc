@@ -286,7 +286,7 @@ kube::InformerOptions NodeInformerOptions(kube::ListForm list_form) {
 // identity (docs/extender.md "What the extender keeps in memory"); the
 // others reach NodeResources as unkept objects. The first list's pods are
 // read straight from their text where they can be (extender/
-// unkept_pod_text.h, extender/kept_pod_text.h).
+// unkept_pod_text.h, extender/pod_text.h).
 kube::InformerOptions PodInformerOptions(PodFeed* pod_feed,
                                          kube::ListForm list_form) {
   kube::InformerOptions options;

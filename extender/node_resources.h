@@ -112,7 +112,7 @@ class NodeResources {
                            std::string_view phase,
                            const placement::HostRequest& request);
   // UpsertPod() from the figures a reader took from the pod's text
-  // (extender/kept_pod_text.h), as UpsertUnstoredPod() above.
+  // (extender/pod_text.h), as UpsertUnstoredPod() above.
   Status UpsertPod(std::string_view uid, std::string_view node,
                    std::string_view phase,
                    const placement::HostRequest& request);

@@ -61,7 +61,7 @@ PodUsage PodIdentity(const nlohmann::json& pod);
 // wants GCU and whose assignment names `cards` (not empty): `identity`
 // (PodIdentity()'s fields and the node) with the request's units and the
 // cards, ascending. For a reader of the pod's text
-// (extender/kept_pod_text.h).
+// (extender/pod_text.h).
 PodUsage AssignedPodUsage(PodUsage identity,
                           const contract::PodRequest& request,
                           std::vector<uint32_t> cards);

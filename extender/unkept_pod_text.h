@@ -4,17 +4,13 @@
 // objects. At start-up two pods in three are such pods, and decoding them
 // into objects was most of their cost (docs/startup.md).
 //
-// The reader takes only what it can read exactly as the usual path reads
-// the decoded pod (PodKeptForm() dropping it, NodeResources counting it):
-// anything else gets nullopt, and the caller decodes the pod as usual. So
-// nullopt for a text that holds "enflame.com/" anywhere (it may ask for a
-// GCU or carry our annotations), for a field the reader reads with another
-// type than the API server writes (a spec that is not an object, a cpu
-// that is not a string, ...), for a field it reads written twice in one
-// object, for a quantity the usual path refuses, and for malformed JSON.
-// The fields the informer keeps but this reader does not read (name,
-// namespace, resourceVersion, creationTimestamp, container names) are
-// skipped as a decode skips dropped fields, unchecked.
+// It is PodTextReader (extender/pod_text.h) with the usual path's verdict
+// on top: nullopt for a text that holds "enflame.com/" anywhere (it may ask
+// for a GCU or carry our annotations), for one PodTextReader leaves (a
+// field of another type than the API server writes, a field written twice,
+// a quantity the usual path refuses, malformed JSON), and for a pod
+// without a uid or whose request the usual path would keep; the caller
+// then decodes the pod as usual.
 //
 // Thread-compatible: one reader per thread (it reuses its buffers). The
 // views in a result point into the reader and last until the next Read().

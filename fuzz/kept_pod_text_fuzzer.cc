@@ -1,4 +1,4 @@
-// Fuzzes the extender's reader of GCU pods' text (extender/kept_pod_text.h,
+// Fuzzes the extender's reader of GCU pods' text (extender/pod_text.h,
 // PodFeed::TakeKeptText()) against the usual path: whenever TakeKeptText()
 // takes a text that the pod informer's decode also accepts, KeptForm() of
 // the decoded pod must give the same kept form, and OnAdd() of it the same
@@ -66,9 +66,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Check(a.has_value() && b.has_value());
   Check(a->namespace_name == b->namespace_name && a->name == b->name &&
         a->node == b->node && a->create_time == b->create_time &&
-        a->cards == b->cards && a->units == b->units &&
-        a->whole == b->whole && a->card_count == b->card_count &&
-        a->problem.empty() && b->problem.empty());
+        a->cards == b->cards && a->units == b->units && a->whole == b->whole &&
+        a->card_count == b->card_count && a->problem.empty() &&
+        b->problem.empty());
   // The node is unknown to both (no allocatable): compare what was
   // requested through a node with allocatable set the same way.
   for (World* w : {&usual, &by_text}) {

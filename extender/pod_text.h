@@ -1,9 +1,10 @@
-// Reads, straight from a listed pod's JSON text, what the extender keeps
-// of a pod that asks for GCU (its identity, node, phase, assignment
-// annotations, the containers' GCU amounts and the host request), without
-// building JSON objects: at start-up decoding such pods into objects, and
-// freeing those, was most of what the extender spent on them
-// (docs/startup.md).
+// Reads, straight from a listed pod's JSON text, all the extender takes of
+// a pod (its identity, node, phase, assignment annotations, the
+// containers' GCU amounts and its host request), without building JSON
+// objects: at start-up decoding pods into objects, and freeing those, was
+// most of what the extender spent on them (docs/startup.md). For GCU pods
+// through PodFeed::TakeKeptText(), for the others through UnkeptPodReader
+// (extender/unkept_pod_text.h).
 //
 // The reader takes only what it can read exactly as the usual path reads
 // the pod decoded with PodFields(): anything else gets nullopt, and the
@@ -17,8 +18,8 @@
 //
 // Thread-compatible: one reader per thread (it reuses its buffers). The
 // views in a result point into the reader and last until the next Read().
-#ifndef GCUSHARE_EXTENDER_KEPT_POD_TEXT_H_
-#define GCUSHARE_EXTENDER_KEPT_POD_TEXT_H_
+#ifndef GCUSHARE_EXTENDER_POD_TEXT_H_
+#define GCUSHARE_EXTENDER_POD_TEXT_H_
 
 #include <array>
 #include <memory>
@@ -31,7 +32,7 @@
 
 namespace gcushare::extender {
 
-struct KeptPod {
+struct PodText {
   // metadata; nullopt when absent.
   std::optional<std::string_view> name;
   std::optional<std::string_view> namespace_name;
@@ -55,16 +56,16 @@ struct KeptPod {
   std::optional<std::string_view> Annotation(std::string_view key) const;
 };
 
-class KeptPodReader {
+class PodTextReader {
  public:
-  KeptPodReader();
-  ~KeptPodReader();
-  KeptPodReader(const KeptPodReader&) = delete;
-  KeptPodReader& operator=(const KeptPodReader&) = delete;
+  PodTextReader();
+  ~PodTextReader();
+  PodTextReader(const PodTextReader&) = delete;
+  PodTextReader& operator=(const PodTextReader&) = delete;
 
   // The pod in `text` (one JSON object, as a list holds it), or nullopt
   // (see above).
-  std::optional<KeptPod> Read(std::string_view text);
+  std::optional<PodText> Read(std::string_view text);
 
  private:
   struct Impl;
@@ -73,4 +74,4 @@ class KeptPodReader {
 
 }  // namespace gcushare::extender
 
-#endif  // GCUSHARE_EXTENDER_KEPT_POD_TEXT_H_
+#endif  // GCUSHARE_EXTENDER_POD_TEXT_H_

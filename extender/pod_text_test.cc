@@ -1,9 +1,9 @@
-// PodFeed::TakeKeptText() (KeptPodReader) against the usual path: for every
+// PodFeed::TakeKeptText() (PodTextReader) against the usual path: for every
 // pod text it takes, the same kept form and the same counts (the card
 // cache's record, the node's cards, NodeResources, the request history) as
 // KeptForm() and OnAdd() give of the decoded pod; for every text it
 // leaves, nullopt and nothing counted.
-#include "extender/kept_pod_text.h"
+#include "extender/pod_text.h"
 
 #include <gtest/gtest.h>
 
