@@ -41,7 +41,7 @@ struct PodText {
   std::string_view creation_timestamp;  // "" when absent.
   std::string_view node;                // spec.nodeName; "" when absent.
   std::string_view phase;               // status.phase; "" when absent.
-  // The assignment annotations PodFields() decodes (kAssignmentKeys order).
+  // The assignment annotations PodFields() decodes (AssignmentKeys() order).
   std::array<std::optional<std::string_view>, 6> annotations;
   // The containers as contract::ComputePodRequest() reads them (a name only
   // for those that want GCU).
