@@ -4,6 +4,7 @@
 #ifndef GCUSHARE_CONTRACT_NAMES_H_
 #define GCUSHARE_CONTRACT_NAMES_H_
 
+#include <array>
 #include <string_view>
 
 namespace gcushare::contract {
@@ -33,6 +34,16 @@ inline constexpr std::string_view kPodAssigned =
     "enflame.com/gcu-device-assigned";
 inline constexpr std::string_view kPodContainerDevices =
     "enflame.com/gcu-container-devices";
+// All of them, in this order.
+inline constexpr std::array<std::string_view, 6> kPodAssignmentKeys = {
+    kPodDeviceId,   kPodDeviceMemory, kPodMemoryRequest,
+    kPodAssignTime, kPodAssigned,     kPodContainerDevices};
+
+// The domain of every resource, label and annotation above: a pod whose
+// text never holds it asks for no GCU resource and carries no assignment.
+inline constexpr std::string_view kOurPrefix = "enflame.com/";
+static_assert(kResourceMemory.starts_with(kOurPrefix) &&
+              kResourceCount.starts_with(kOurPrefix));
 
 // Environment injected into each container that asked for a card.
 inline constexpr std::string_view kEnvVisibleDevices =

@@ -12,20 +12,17 @@
 namespace gcushare::extender {
 namespace {
 
-// A pod's text that names nothing of ours: it asks for no GCU resource
-// (contract::kResourceMemory and kResourceCount are under enflame.com/,
-// and the API server writes keys unescaped), so PodUsageFromPod() finds
-// no card in it.
+// A pod's text that names nothing of ours asks for no GCU resource
+// (contract::kOurPrefix; the API server writes keys unescaped), so
+// PodUsageFromPod() finds no card in it.
 bool NamesNothingOfOurs(std::string_view text) {
-  return text.find("enflame.com/") == std::string_view::npos;
+  return text.find(contract::kOurPrefix) == std::string_view::npos;
 }
 
 }  // namespace
 
 StatusOr<size_t> CatchUpBindings(kube::KubeClient* client, CardCache* cache,
                                  std::string_view small_namespace) {
-  static_assert(contract::kResourceMemory.starts_with("enflame.com/") &&
-                contract::kResourceCount.starts_with("enflame.com/"));
   // Only what the pod informer decodes (all PodUsageFromPod() reads).
   const json::FieldTree fields = PodFields();
   size_t added = 0;

@@ -39,13 +39,15 @@ nlohmann::json Pick(const nlohmann::json& meta, const char* map,
   return picked;
 }
 
+// The metadata fields a kept form holds.
+constexpr const char* kIdentityFields[] = {"name", "namespace", "uid",
+                                           "resourceVersion"};
+
 nlohmann::json Identity(const nlohmann::json& object) {
   nlohmann::json meta = nlohmann::json::object();
   auto it = object.find("metadata");
   if (it != object.end() && it->is_object()) {
-    for (const char* field : {"name", "namespace", "uid", "resourceVersion"}) {
-      CopyMeta(*it, meta, field);
-    }
+    for (const char* field : kIdentityFields) CopyMeta(*it, meta, field);
   }
   return nlohmann::json{{"metadata", std::move(meta)}};
 }
@@ -76,10 +78,7 @@ json::FieldTree PodFields() {
        {"name", "namespace", "uid", "resourceVersion", "creationTimestamp"}) {
     fields.Add({"metadata", field});
   }
-  for (std::string_view annotation :
-       {contract::kPodDeviceId, contract::kPodDeviceMemory,
-        contract::kPodMemoryRequest, contract::kPodAssignTime,
-        contract::kPodAssigned, contract::kPodContainerDevices}) {
+  for (std::string_view annotation : contract::kPodAssignmentKeys) {
     fields.Add({"metadata", "annotations", annotation});
   }
   fields.Add({"spec", "nodeName"}).Add({"status", "phase"});
@@ -273,14 +272,12 @@ std::optional<nlohmann::json> PodFeed::TakeKeptText(std::string_view text) {
                      static_cast<uint32_t>(request->cards), &pod->host);
   }
   // Identity() of the decoded pod.
+  const std::optional<std::string_view>* values[] = {
+      &pod->name, &pod->namespace_name, &pod->uid, &pod->resource_version};
+  static_assert(std::size(values) == std::size(kIdentityFields));
   nlohmann::json meta = nlohmann::json::object();
-  const std::pair<const char*, const std::optional<std::string_view>*>
-      fields[] = {{"name", &pod->name},
-                  {"namespace", &pod->namespace_name},
-                  {"uid", &pod->uid},
-                  {"resourceVersion", &pod->resource_version}};
-  for (const auto& [field, value] : fields) {
-    if (value->has_value()) meta[field] = std::string(**value);
+  for (size_t i = 0; i < std::size(values); ++i) {
+    if (values[i]->has_value()) meta[kIdentityFields[i]] = **values[i];
   }
   return nlohmann::json{{"metadata", std::move(meta)}};
 }

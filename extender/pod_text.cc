@@ -14,8 +14,6 @@ namespace {
 
 namespace od = simdjson::ondemand;
 
-constexpr std::string_view kOurPrefix = "enflame.com/";
-
 // The keys an object level reads, each at most once (a key written twice
 // is read by the usual path as its last value; a reader gives up).
 class Once {
@@ -149,7 +147,7 @@ bool ReadList(od::value value, ResourceList& out) {
       return once.First(2) && ReadQuantity(field, out.memory_units);
     } else if (key == contract::kResourceCount) {
       return once.First(3) && ReadQuantity(field, out.cards);
-    } else if (key.substr(0, kOurPrefix.size()) == kOurPrefix) {
+    } else if (key.starts_with(contract::kOurPrefix)) {
       return false;  // Ours, but not a resource a reader knows.
     }
     return true;
@@ -217,17 +215,9 @@ bool ReadOptionalString(od::value value, std::optional<std::string_view>& out) {
 
 }  // namespace
 
-const std::array<std::string_view, 6>& PodText::AssignmentKeys() {
-  static constexpr std::array<std::string_view, 6> kKeys = {
-      contract::kPodDeviceId,      contract::kPodDeviceMemory,
-      contract::kPodMemoryRequest, contract::kPodAssignTime,
-      contract::kPodAssigned,      contract::kPodContainerDevices};
-  return kKeys;
-}
-
 std::optional<std::string_view> PodText::Annotation(
     std::string_view key) const {
-  const auto& keys = AssignmentKeys();
+  const auto& keys = contract::kPodAssignmentKeys;
   for (size_t i = 0; i < keys.size(); ++i) {
     if (keys[i] == key) return annotations[i];
   }
@@ -270,7 +260,7 @@ std::optional<PodText> PodTextReader::Read(std::string_view text) {
       if (key != "annotations") return true;
       if (!meta.First(5)) return false;
       Once seen;
-      const auto& keys = PodText::AssignmentKeys();
+      const auto& keys = contract::kPodAssignmentKeys;
       return ForEachField(value, [&](std::string_view name, od::value v) {
         for (size_t i = 0; i < keys.size(); ++i) {
           if (keys[i] != name) continue;

@@ -41,7 +41,8 @@ struct PodText {
   std::string_view creation_timestamp;  // "" when absent.
   std::string_view node;                // spec.nodeName; "" when absent.
   std::string_view phase;               // status.phase; "" when absent.
-  // The assignment annotations PodFields() decodes (AssignmentKeys() order).
+  // The assignment annotations PodFields() decodes, in
+  // contract::kPodAssignmentKeys order.
   std::array<std::optional<std::string_view>, 6> annotations;
   // The containers as contract::ComputePodRequest() reads them (a name only
   // for those that want GCU).
@@ -49,8 +50,6 @@ struct PodText {
   std::vector<contract::ContainerRequest> app;
   placement::HostRequest host;  // PodHostRequest() of the pod.
 
-  // The annotations PodFields() decodes, in `annotations` order.
-  static const std::array<std::string_view, 6>& AssignmentKeys();
   // The value of annotation `key`, as the decoded pod holds it (nullopt for
   // one not decoded).
   std::optional<std::string_view> Annotation(std::string_view key) const;

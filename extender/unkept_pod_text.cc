@@ -3,6 +3,7 @@
 #include <cstring>
 #include <utility>
 
+#include "contract/names.h"
 #include "contract/pod_request.h"
 #include "extender/pod_text.h"
 
@@ -17,7 +18,7 @@ UnkeptPodReader::~UnkeptPodReader() = default;
 
 std::optional<UnkeptPod> UnkeptPodReader::Read(std::string_view text) {
   // Most pods that ask for a GCU are known by this alone.
-  constexpr std::string_view kOurs = "enflame.com/";
+  constexpr std::string_view kOurs = contract::kOurPrefix;
   if (memmem(text.data(), text.size(), kOurs.data(), kOurs.size()) != nullptr) {
     return std::nullopt;
   }

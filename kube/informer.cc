@@ -145,28 +145,21 @@ void Informer::Upsert(nlohmann::json object, bool modified_event) {
         modified_event);
 }
 
-void Informer::StoreListed(ObjectPtr kept) {
-  const std::string key = KeyOf(*kept);
+Informer::ObjectPtr Informer::Put(const std::string& key, ObjectPtr kept) {
   base::MutexLock lock(mu_);
-  // As Store(): a list arrives in key order.
+  // Hinted at the end: a list arrives in key order (etcd's), so each new
+  // key goes there in constant time instead of a descent of string
+  // comparisons; any other key is placed as by store_[key].
   Entry& slot = store_.try_emplace(store_.end(), key)->second;
+  ObjectPtr old = std::move(slot.object);
   slot.object = std::move(kept);
   slot.listed = lists_.load();
+  return old;
 }
 
 void Informer::Store(const std::string& key, const nlohmann::json& object,
                      ObjectPtr kept, bool modified_event) {
-  ObjectPtr old;
-  {
-    base::MutexLock lock(mu_);
-    // Hinted at the end: a list arrives in key order (etcd's), so each
-    // new key goes there in constant time instead of a descent of string
-    // comparisons; any other key is placed as by store_[key].
-    Entry& slot = store_.try_emplace(store_.end(), key)->second;
-    old = std::move(slot.object);
-    slot.object = std::move(kept);
-    slot.listed = lists_.load();
-  }
+  const ObjectPtr old = Put(key, std::move(kept));
   if (old != nullptr &&
       StringViewAt(*old, "uid") != StringViewAt(object, "uid")) {
     // Deleted and re-created under the same name while we did not watch
@@ -246,7 +239,10 @@ Status Informer::Relist() {
         std::optional<nlohmann::json> kept = options_.kept_text(text);
         if (!kept.has_value()) return false;
         ++items;
-        StoreListed(std::make_shared<const nlohmann::json>(std::move(*kept)));
+        // The hook did the handler's part: stored, not reported.
+        const std::string key = KeyOf(*kept);
+        (void)Put(key,
+                  std::make_shared<const nlohmann::json>(std::move(*kept)));
         return true;
       };
     }

@@ -191,9 +191,9 @@ class Informer {
   // added, changed or re-created against what was stored.
   void Store(const std::string& key, const nlohmann::json& object,
              ObjectPtr kept, bool modified_event);
-  // Stores `kept` under its key for the list under way, reporting nothing
-  // (InformerOptions::kept_text did the handler's part).
-  void StoreListed(ObjectPtr kept);
+  // Stores `kept` under `key`, seen by the list under way; returns what
+  // was stored there before (null for none). Reports nothing.
+  ObjectPtr Put(const std::string& key, ObjectPtr kept);
   // Forgets `key`; reports OnDelete(`last_state`, or the stored form).
   void Forget(const std::string& key, const nlohmann::json* last_state);
   // Applies the transform, then Store()s or Forget()s under KeyOf(object).

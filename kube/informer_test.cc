@@ -126,6 +126,14 @@ class PodsEndpoint {
 
 using gcushare::testing::Eventually;
 
+// Ends a watch as the API server ends one whose resourceVersion is gone: a
+// 410 ERROR event.
+void ExpireWatch(ChunkFeed& watch) {
+  watch.Push(WatchLine(
+      "ERROR", FailureStatus(410, "Expired", "too old resource version")));
+  watch.End();
+}
+
 // RecordingHandler that also logs, apart, what a consumer keeping its own
 // state of the objects the transform drops is told (OnUnkept & co.).
 class UnkeptRecordingHandler : public RecordingHandler {
@@ -597,9 +605,7 @@ TEST_F(InformerTest, UnkeptTextHookServesTheFirstListOnly) {
 
   // A relist after 410: p1 is stored, so nothing is offered and plain-b is
   // reported as any dropped object.
-  first->Push(WatchLine(
-      "ERROR", FailureStatus(410, "Expired", "too old resource version")));
-  first->End();
+  ExpireWatch(*first);
   ASSERT_TRUE(handler_.WaitForUnkeptLog(7));
   EXPECT_EQ(
       handler_.unkept_log(),
@@ -657,9 +663,7 @@ TEST_F(InformerTest, RelistBracketsTheUnkeptObjectsStillThere) {
   // plain-a is deleted while the watch is broken: the relist does not show
   // it, so a consumer sweeping at relist-end releases it.
   endpoint_.SetList({Pod("ns", "plain-b", "2")}, "20");
-  first->Push(WatchLine(
-      "ERROR", FailureStatus(410, "Expired", "too old resource version")));
-  first->End();
+  ExpireWatch(*first);
   ASSERT_TRUE(handler_.WaitForUnkeptLog(7));
   EXPECT_EQ(
       handler_.unkept_log(),

@@ -12,13 +12,14 @@
 //
 //   bazel run -c opt //extender/benchmarks:catch_up_benchmark --
 //       [--nodes=N] [--gcu-pods=N] [--plain-pods=N] [--list-cost=free]
-#include <sys/resource.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <string>
 
+#include "extender/benchmarks/scheduler_driver.h"
 #include "extender/binding_catch_up.h"
 #include "extender/card_cache.h"
 #include "extender/testing/scale_cluster.h"
@@ -31,15 +32,6 @@ namespace gcushare::extender {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double ProcessCpuSeconds() {
-  rusage usage{};
-  ::getrusage(RUSAGE_SELF, &usage);
-  auto seconds = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6;
-  };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
 
 bool ParseFlag(const char* arg, const char* name, int* value) {
   const size_t n = std::strlen(name);
@@ -98,12 +90,12 @@ int Main(int argc, char** argv) {
         api.server().list_cost().counts(apiserver::ListSource::kEtcd);
     const auto cached_before =
         api.server().list_cost().counts(apiserver::ListSource::kWatchCache);
-    const double cpu_before = ProcessCpuSeconds();
+    const double cpu_before = CpuSeconds(getpid());
     const auto start = Clock::now();
     auto added = CatchUpBindings(client->get(), &cache, "kube-system");
     const double wall =
         std::chrono::duration<double>(Clock::now() - start).count();
-    const double cpu = ProcessCpuSeconds() - cpu_before;
+    const double cpu = CpuSeconds(getpid()) - cpu_before;
     if (!added.ok()) {
       std::fprintf(stderr, "catch-up failed: %s\n",
                    added.status().ToString().c_str());
